@@ -1,0 +1,1 @@
+"""Compiled engines: one extension module per game, private to boardcore."""

@@ -1,0 +1,59 @@
+# Boundary helpers every engine's public methods share: they turn the Python objects a
+# caller passes into checked C integers, or raise the documented exception.  Only the
+# error paths import Python modules, so the common case costs a type check.
+from cpython.long cimport PyLong_CheckExact
+from libc.stdint cimport uint64_t
+
+
+cdef inline Py_ssize_t action_index(object action, Py_ssize_t num_actions) except -1:
+    """Return ``action`` as an index in ``range(num_actions)``.
+
+    bool/float/str/None -> TypeError; any other integer outside the range ->
+    IllegalActionError (it can never be legal).
+    """
+    cdef Py_ssize_t a
+    if PyLong_CheckExact(action) and -1 <= <object>action < num_actions + 1:
+        a = <Py_ssize_t>action
+    else:
+        a = _slow_action_index(action)
+    if a < 0 or a >= num_actions:
+        _illegal(action, f"actions are ints in range({num_actions})")
+    return a
+
+
+cdef inline Py_ssize_t _slow_action_index(object action) except? -2:
+    import operator
+    if isinstance(action, (bool, float, str, bytes)) or action is None:
+        raise TypeError(f"an action must be an int, not {action!r}")
+    try:
+        value = operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action must be an int, not {action!r}") from None
+    if value < 0 or value > (1 << 40):
+        return -1
+    return value
+
+
+cdef inline int _illegal(object action, str allowed) except -1:
+    from boardcore.errors import IllegalActionError
+    raise IllegalActionError(f"illegal action {action!r}: {allowed}")
+
+
+cdef inline int seat_index(object player, int num_players) except -1:
+    """Return ``player`` as a seat number; TypeError or ValueError otherwise."""
+    import operator
+    if isinstance(player, (bool, float, str, bytes)) or player is None:
+        raise TypeError(f"a seat must be an int, not {player!r}")
+    try:
+        value = operator.index(player)
+    except TypeError:
+        raise TypeError(f"a seat must be an int, not {player!r}") from None
+    if not 0 <= value < num_players:
+        raise ValueError(f"seat {player!r} is not in range({num_players})")
+    return value
+
+
+cdef inline uint64_t rollout_seed(object seed) except? 0:
+    """Return a 64-bit seed for a rollout; ``None`` draws one from the OS."""
+    from boardcore.protocol import check_seed
+    return check_seed(seed)

@@ -1,0 +1,10 @@
+"""The one list of games: name -> configuration class, in ``boardcore.GAMES`` order."""
+
+from __future__ import annotations
+
+from boardcore.just4fun import Just4Fun
+from boardcore.protocol import Game
+
+GAME_CLASSES: dict[str, type[Game]] = {
+    "just4fun": Just4Fun,
+}

@@ -1,0 +1,39 @@
+"""The exceptions boardcore raises.
+
+Every message is lowercase, quotes the bad input with ``!r`` and says what would have
+been allowed.
+
+>>> import boardcore
+>>> issubclass(boardcore.IllegalActionError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BoardcoreError",
+    "ConfigurationError",
+    "IllegalActionError",
+    "InvalidStateError",
+    "NotationError",
+]
+
+
+class BoardcoreError(Exception):
+    """Base class of every error boardcore raises on purpose."""
+
+
+class IllegalActionError(BoardcoreError, ValueError):
+    """An action that is not legal in this state, including any action once it is over."""
+
+
+class NotationError(BoardcoreError, ValueError):
+    """Text that is not an action in the game's notation, or not legal here."""
+
+
+class InvalidStateError(BoardcoreError, ValueError):
+    """A ``to_dict`` document or game record that does not describe a valid state."""
+
+
+class ConfigurationError(BoardcoreError, ValueError):
+    """An unknown game, a player count out of range, or an unknown or invalid option."""
