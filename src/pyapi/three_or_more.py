@@ -1,0 +1,196 @@
+"""3 Or More: lay cards of three coloured squares into a 12 x 12 grid, score runs of 3+.
+
+Rules: ``boardcore rules three_or_more``; details in ``docs/games/three_or_more.md``.
+
+>>> import boardcore
+>>> game = boardcore.make("three_or_more", players=2)
+>>> state = game.new_state(seed=7)
+>>> [state.action_to_str(a) for a in state.legal_actions()][:2]
+['GRR@left', 'GYG@left']
+>>> state.apply(state.parse_action("GRR@left"))
+>>> state.current_player, state.scores()
+(1, (0, 0))
+>>> state.rollout(seed=1).scores
+(74, 93)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from types import MappingProxyType
+from typing import ClassVar
+
+from boardcore._engine.three_or_more import ThreeOrMoreState
+from boardcore.errors import ConfigurationError
+from boardcore.protocol import Game, check_int
+
+__all__ = [
+    "COLOURS",
+    "DEFAULT_DECK",
+    "MoveScore",
+    "ScoredLine",
+    "ThreeOrMore",
+    "ThreeOrMoreState",
+    "ThreeOrMoreView",
+]
+
+#: The four colours, in card-code order.
+COLOURS = "RGBY"
+
+
+def _default_deck() -> tuple[str, ...]:
+    # T2 [decided]: XXX three times per colour; per colour pair {X, Z} one each of
+    # XXZ XZX ZXX XZZ ZXZ ZZX.
+    deck = [c * 3 for c in COLOURS for _ in range(3)]
+    for x, z in combinations(COLOURS, 2):
+        deck += [x + x + z, x + z + x, z + x + x, x + z + z, z + x + z, z + z + x]
+    return tuple(deck)
+
+
+#: The default 48-card deck (T2), in a fixed order before shuffling.
+DEFAULT_DECK: tuple[str, ...] = _default_deck()
+
+
+def _code(card: str) -> int:
+    return (COLOURS.index(card[0]) << 4) | (COLOURS.index(card[1]) << 2) | COLOURS.index(card[2])
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredLine:
+    """One line a card scored (T10-T11).
+
+    Attributes:
+        direction: ``"horizontal"``, ``"vertical"``, ``"falling"`` (a diagonal going
+            down to the right, ``\\``) or ``"rising"`` (going up to the right, ``/``).
+        squares: its squares as ``(row, col)`` table coordinates, from the top end (the
+            left end for a horizontal line).
+        points: 1 per square, 2 per square on a diagonal.
+
+    >>> ScoredLine("vertical", ((9, 11), (10, 11), (11, 11)), 3).points
+    3
+    """
+
+    direction: str
+    squares: tuple[tuple[int, int], ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveScore:
+    """How one laid card scored: every line it made or extended.
+
+    Attributes:
+        player: the seat that laid it.
+        move: the move in notation, e.g. ``"RRG@left"``.
+        points: the total, the sum of the lines' points.
+        lines: the lines, card square by card square from the top, and for each square
+            horizontal, vertical, falling, rising.
+    """
+
+    player: int
+    move: str
+    points: int
+    lines: tuple[ScoredLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeOrMoreView:
+    """What one seat may see: the table, the scores, its own hand and the sizes.
+
+    Attributes:
+        player: the seat this view is for.
+        current_player: the seat to act, ``None`` once over.
+        grid: 21 strings of 23 squares, a colour letter or ``.`` (table coordinates).
+        places: where the next card may go (``("left", "right")``, the four corners,
+            ``("next",)`` in an open row, ``()`` once over).
+        scores: every seat's points.
+        hand: this seat's cards, as held.
+        hand_sizes: how many cards every seat holds.
+        stock_size: cards left to draw.
+        cards_laid: cards on the table, the starting card included.
+        last_move: how the last card scored, ``None`` before the first move.
+    """
+
+    player: int
+    current_player: int | None
+    grid: tuple[str, ...]
+    places: tuple[str, ...]
+    scores: tuple[int, ...]
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    cards_laid: int
+    last_move: MoveScore | None
+
+
+class ThreeOrMore(Game):
+    """The 3 Or More configuration: 2-4 players and the options below.
+
+    Args:
+        players: 2, 3 or 4.
+        deck: ``None`` for the default deck (T2), or 48 three-letter patterns over
+            ``R G B Y`` (top, middle, bottom).
+        allow_rotation: ``True`` lets a card be laid upside down (T3).
+        start_player: the seat that lays the first card (T1).
+
+    >>> ThreeOrMore(players=3, allow_rotation=True).num_actions
+    896
+    >>> ThreeOrMore(players=2, deck=["RRR"] * 47 + ["RRX"])
+    Traceback (most recent call last):
+    ...
+    boardcore.errors.ConfigurationError: deck card 47 is 'RRX': 'X' is not a colour; colours are R, G, B, Y
+    """
+
+    name: ClassVar[str] = "three_or_more"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    rules_version: ClassVar[int] = 1
+    option_defaults = MappingProxyType(
+        {"deck": None, "allow_rotation": False, "start_player": 0}
+    )
+    stat_names: ClassVar[tuple[str, ...]] = ("lines", "best_move")
+    _state_class = ThreeOrMoreState
+
+    __slots__ = ("_deck_codes",)
+
+    def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
+        deck = options["deck"]
+        if deck is not None:
+            if not isinstance(deck, (list, tuple)):
+                raise ConfigurationError(
+                    f"deck must be None or a list of 48 card patterns, not {deck!r}"
+                )
+            if len(deck) != 48:
+                raise ConfigurationError(f"deck must hold 48 cards, not {len(deck)}")
+            for i, card in enumerate(deck):
+                if not isinstance(card, str) or len(card) != 3:
+                    raise ConfigurationError(
+                        f"deck card {i} is {card!r}: a card is 3 letters of R, G, B, Y "
+                        f"(top, middle, bottom)"
+                    )
+                for colour in card:
+                    if colour not in COLOURS:
+                        raise ConfigurationError(
+                            f"deck card {i} is {card!r}: {colour!r} is not a colour; "
+                            f"colours are R, G, B, Y"
+                        )
+            deck = tuple(deck)
+        rotation = options["allow_rotation"]
+        if not isinstance(rotation, bool):
+            raise ConfigurationError(f"allow_rotation must be True or False, not {rotation!r}")
+        try:
+            start = check_int(options["start_player"], "start_player")
+        except TypeError as exc:
+            raise ConfigurationError(str(exc)) from None
+        if not 0 <= start < self.num_players:
+            raise ConfigurationError(
+                f"start_player must be a seat in range({self.num_players}), not {start!r}"
+            )
+        self._deck_codes = bytes(_code(card) for card in (deck or DEFAULT_DECK))
+        return {"deck": deck, "allow_rotation": rotation, "start_player": start}
+
+    @property
+    def num_actions(self) -> int:
+        """``7 places x 64 cards``, doubled when cards may be turned."""
+        return 7 * 64 * (2 if self._options["allow_rotation"] else 1)
