@@ -740,6 +740,21 @@ cdef class Just4FunState:
                 stats[g, 0] = s.end - 1
 
 
+def _bench_line_check(const uint64_t[::1] masks, int repeats):
+    """Run the J13 four-in-a-row check over ``masks`` ``repeats`` times (a kernel bench).
+
+    Returns how many checks found a line, so the work cannot be optimised away.
+    """
+    cdef Py_ssize_t i, n = masks.shape[0]
+    cdef int r
+    cdef int64_t hits = 0
+    with nogil:
+        for r in range(repeats):
+            for i in range(n):
+                hits += _has_four(masks[i] ^ <uint64_t>r)
+    return hits
+
+
 def _restore(game, data):
     return game.state_from_dict(data)
 
