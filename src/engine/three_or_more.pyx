@@ -444,7 +444,8 @@ cdef class ThreeOrMoreState:
             if type(action) is not int or not 0 <= action < st.num_actions \
                     or not _is_legal(&st.s, action):
                 raise _InvalidStateError(
-                    f"field 'history' action {i} is {action!r}, not a legal action there"
+                    f"field 'history' action {i} is {action!r}, not a legal action there "
+                    f"(in the game dealt from seed {data['seed']!r})"
                 )
             _apply(&st.s, action)
         expected = st.to_dict()
@@ -458,8 +459,9 @@ cdef class ThreeOrMoreState:
                 raise _InvalidStateError(f"state data has no field {key!r}")
             if key != "options" and not _same(data[key], value):
                 raise _InvalidStateError(
-                    f"field {key!r} is {data[key]!r}, which does not match the seed and "
-                    f"history (expected {value!r})"
+                    f"field {key!r} is {data[key]!r}, which does not match the game that "
+                    f"the seed and the history ({len(history)} actions) give "
+                    f"(expected {value!r})"
                 )
         return st
 

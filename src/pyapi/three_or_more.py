@@ -6,12 +6,16 @@ Rules: ``boardcore rules three_or_more``; details in ``docs/games/three_or_more.
 >>> game = boardcore.make("three_or_more", players=2)
 >>> state = game.new_state(seed=7)
 >>> [state.action_to_str(a) for a in state.legal_actions()][:2]
-['GRR@left', 'GYG@left']
->>> state.apply(state.parse_action("GRR@left"))
+['BBG@left', 'BBB@left']
+>>> state.apply(state.parse_action("BBG@left"))
 >>> state.current_player, state.scores()
 (1, (0, 0))
+>>> print(str(state).splitlines()[2])
+   9  *BB*
 >>> state.rollout(seed=1).scores
-(74, 93)
+(152, 108)
+>>> state.last_breakdown()
+MoveScore(player=0, move='GBB', points=0, lines=())
 """
 
 from __future__ import annotations
