@@ -20,6 +20,14 @@ Cards are 6-bit codes ``top * 16 + middle * 4 + bottom``.  An action is
 is 2 then, else 1), and ``place`` is 0 (the next square of the open row), 1 left,
 2 right (row 1), 3 top-left, 4 top-right, 5 bottom-left, 6 bottom-right (the first
 card of rows 2-4).
+
+>>> from boardcore.three_or_more import ThreeOrMore
+>>> state = ThreeOrMore(players=2).new_state(seed=7)
+>>> card_code("RRG"), state.action_to_str(64 + card_code("RRG"))
+(1, 'RRG@left')
+>>> twin = state.copy()
+>>> twin.rollout(seed=1).scores, state.is_over()
+((91, 69), False)
 """
 
 cimport cython
@@ -222,6 +230,7 @@ cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck
     s.last_player = -1
 
 
+@cython.cdivision(True)     # non-negative operands: C and Python modulo agree
 cdef inline int _phase(const tom_t *s) noexcept nogil:
     # Which places are open: 1 row 1 (T6), 2 a corner (T7), 0 the open row's next square.
     if s.laid < ROW_CARDS:
@@ -284,6 +293,7 @@ cdef bint _is_legal(const tom_t *s, int action) noexcept nogil:
     return False
 
 
+@cython.cdivision(True)     # non-negative operands: C and Python modulo agree
 cdef void _apply(tom_t *s, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
@@ -752,7 +762,7 @@ cdef class ThreeOrMoreState:
         return f"<ThreeOrMoreState {self.s.players} players, {who}, move {self.s.n_hist + 1}>"
 
     def __str__(self):
-        cdef int y, x, k
+        cdef int y, k, i
         slots = self._slots()
         open_cols = {c for _, c in slots}
         open_rows = {r for r, _ in slots}
@@ -766,7 +776,7 @@ cdef class ThreeOrMoreState:
             f"3 Or More, {self.s.players} players, {self.s.laid} of 48 cards laid, {head}; "
             f"scores {' '.join(str(v) for v in self.scores())}; stock {DECK - self.s.next_draw}"
         )
-        lines.append(f"      cols {c0}..{c1}")
+        lines.append("      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]))
         for r in range(min(rows_used), max(rows_used) + 1):
             for i in range(3):
                 y = 3 * r + i + 1
@@ -780,6 +790,10 @@ cdef class ThreeOrMoreState:
             parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
                               for ln in last.lines) or "no line"
             lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
+        lines.append("hands: " + " | ".join(
+            f"{seat}: " + " ".join([_card_text(self.s.hand[seat][i])
+                                    for i in range(self.s.hand_n[seat])])
+            for seat in range(self.s.players)))
         if self.s.current >= 0:
             lines.append("next card goes at * (" + ", ".join(self.places()) + ")")
         return "\n".join(lines)
