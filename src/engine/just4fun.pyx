@@ -92,6 +92,7 @@ cdef uint8_t ACTION_SUM[N_ACTIONS]
 cdef uint16_t KEY_TO_ACTION[KEY_SPACE]
 cdef uint64_t ALL_CELLS = 0
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
+cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
 
 
 def _build_tables():
@@ -119,6 +120,8 @@ def _build_tables():
         KEY_TO_ACTION[key] = a
     ACTION_SIZE[EXCHANGE] = 0
     ACTION_SUM[EXCHANGE] = 0
+    for i in range(1, 16):
+        HIGHEST_BIT[i] = i.bit_length() - 1
     for i in range(N_FIELDS):
         CELL_BIT[i] = (i // 6) * WIDTH + i % 6
         ALL_CELLS |= (<uint64_t>1) << CELL_BIT[i]
@@ -213,33 +216,36 @@ cdef int _legal(const j4f_t *s, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
     cdef int p = s.current
     cdef int n = s.hand_n[p]
-    cdef int mask, i, j, count = 0
-    cdef uint32_t key
-    cdef uint16_t a, tmp
+    cdef int mask, i, high, count = 0
+    cdef uint32_t keys[16]
+    cdef uint16_t a
     cdef uint64_t open_cells
+    cdef int twins = 0
     if s.end != RUNNING:
         return 0
     open_cells = ~s.closed[p]
+    # Equal values make equal multisets (J6): with the hand ascending, a subset is
+    # canonical when it takes the earlier of two equal cards first, i.e. a bit set in
+    # ``twins`` (slot i equals slot i - 1) needs the bit below it set too.
+    for i in range(1, n):
+        if s.hand[p][i] == s.hand[p][i - 1]:
+            twins |= 1 << i
+    keys[0] = 0
     for mask in range(1, 1 << n):
-        key = 0
-        for i in range(n):
-            if mask & (1 << i):
-                key = key * 20 + s.hand[p][i]
-        a = KEY_TO_ACTION[key]
+        # The key of a subset extends the key of the subset without its highest slot.
+        high = HIGHEST_BIT[mask]
+        keys[mask] = keys[mask ^ (1 << high)] * 20 + s.hand[p][high]
+        if mask & twins & ~(mask << 1):
+            continue
+        a = KEY_TO_ACTION[keys[mask]]
         # J6: sums above 36 name no field; J7/J8: the field must be open to the mover.
         if a == NO_ACTION or not (open_cells >> s.cell_of[ACTION_SUM[a]]) & 1:
             continue
-        # Insert ascending, dropping duplicates (equal values from other hand slots).
-        j = count
-        while j > 0 and out[j - 1] > a:
-            j -= 1
-        if j > 0 and out[j - 1] == a:
-            continue
         i = count
-        while i > j:
+        while i > 0 and out[i - 1] > a:
             out[i] = out[i - 1]
             i -= 1
-        out[j] = a
+        out[i] = a
         count += 1
     if count == 0:
         out[0] = EXCHANGE    # J10
@@ -920,8 +926,8 @@ def _picture(Just4FunState st):
     cdef j4f_t *s = &st.s
     n = s.n_players
     lines = [repr(st)]
-    lines.append("each field: number, then its stones by seat (. = none); "
-                 "#k = locked for seat k")
+    lines.append("each field: its number, then its stones by seat (. = none); "
+                 "#k:n = locked, owned by seat k with n stones")
     for r in range(6):
         cells = []
         for col in range(6):
