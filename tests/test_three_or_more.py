@@ -7,7 +7,6 @@ import copy
 import json
 import pickle
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,6 @@ from boardcore.three_or_more import (
 )
 from tests.reference._rng import Rng
 
-DATA = Path(__file__).parent / "data"
 FILLER = ("GBY", "BYG", "YGB", "GYB", "BGY", "YBG")
 
 
@@ -638,41 +636,3 @@ def test_simulate_arguments_are_checked() -> None:
         boardcore.simulate(game, 0, seed=1)
     result = boardcore.simulate(game, 10, seed=1, workers=2)
     assert (result.scores == boardcore.simulate(game, 10, seed=1).scores).all()
-
-
-# -- golden playthroughs ----------------------------------------------------------------
-
-GOLDEN = [
-    ("three_or_more_2p.json", {"players": 2}, 1, 101),
-    ("three_or_more_3p_rotation.json", {"players": 3, "allow_rotation": True}, 2, 202),
-    ("three_or_more_4p_start2.json", {"players": 4, "start_player": 2}, 3, 303),
-]
-
-
-def golden_document(config: dict[str, Any], seed: int, rollout_seed: int) -> dict[str, Any]:
-    """The transcript of one seeded random game (how the golden files were made)."""
-    state = boardcore.make("three_or_more", **config).new_state(seed=seed)
-    state.rollout(seed=rollout_seed)
-    rec = boardcore.record(state)
-    return {"seed": seed, "config": config, "rollout_seed": rollout_seed,
-            "actions": rec["actions"], "scores": list(state.scores()), "final": state.to_dict()}
-
-
-def write_golden() -> None:
-    """Regenerate the golden files: only on purpose, after a ``rules_version`` bump."""
-    for name, config, seed, rollout_seed in GOLDEN:
-        doc = golden_document(config, seed, rollout_seed)
-        (DATA / name).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-
-
-@pytest.mark.parametrize(("name", "config", "seed", "rollout_seed"), GOLDEN)
-def test_golden_playthroughs_replay(name: str, config: dict[str, Any], seed: int,
-                                   rollout_seed: int) -> None:
-    doc = json.loads((DATA / name).read_text(encoding="utf-8"))
-    assert doc["seed"] == seed and doc["config"] == config
-    state = boardcore.make("three_or_more", **config).new_state(seed=seed)
-    for text in doc["actions"]:
-        state.apply(state.parse_action(text))
-    assert list(state.scores()) == doc["scores"]
-    assert state.to_dict() == doc["final"]
-    assert golden_document(config, seed, rollout_seed) == doc

@@ -422,6 +422,8 @@ def _unpickle(game, data):
 # --------------------------------------------------------------------------- the state
 
 @cython.final
+@cython.freelist(64)    # copies in search loops reuse freed objects instead of allocating
+@cython.no_gc           # holds only the game and the seed, neither can refer back to a state
 cdef class ThreeOrMoreState:
     """A 3 Or More position; make one with ``ThreeOrMore(players=...).new_state(seed)``."""
 
@@ -791,8 +793,8 @@ cdef class ThreeOrMoreState:
                               for ln in last.lines) or "no line"
             lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
         lines.append("hands: " + " | ".join(
-            f"{seat}: " + " ".join([_card_text(self.s.hand[seat][i])
-                                    for i in range(self.s.hand_n[seat])])
+            f"{seat}: " + (" ".join([_card_text(self.s.hand[seat][i])
+                                     for i in range(self.s.hand_n[seat])]) or "-")
             for seat in range(self.s.players)))
         if self.s.current >= 0:
             lines.append("next card goes at * (" + ", ".join(self.places()) + ")")
@@ -816,6 +818,8 @@ cdef class _ScoreBench:
     cdef int n
 
     def __cinit__(self, game, int positions, uint64_t seed):
+        if positions < 1:
+            raise ValueError(f"positions must be at least 1, not {positions!r}")
         self.states = <tom_t *>malloc(positions * sizeof(tom_t))
         self.rows = <int *>malloc(positions * sizeof(int))
         self.cols = <int *>malloc(positions * sizeof(int))
@@ -830,7 +834,7 @@ cdef class _ScoreBench:
         for i in range(positions):
             _init(&s, game.num_players, 0, 2 if game.options["allow_rotation"] else 1,
                   _deck_codes(game), derive_seed(seed, 0, <uint64_t>i))
-            laid_at = 1 + rng_bounded(&player, DECK - 1)
+            laid_at = 2 + rng_bounded(&player, DECK - 1)      # 2..48 cards on the table
             while True:
                 n = _legal(&s, legal)
                 action = legal[rng_bounded(&player, <uint32_t>n)]
