@@ -1,18 +1,23 @@
 """3 Or More: the compiled position (rules: ``boardcore rules three_or_more``).
 
-The whole position is one C struct (``tom_t``); ``copy()`` is a struct copy.
+The whole position is one C struct (``tom_t``, about 340 bytes); ``copy()`` is a
+struct copy.
 
-Table geometry.  The layout is drawn on a fixed table of 7 card rows x 23 card columns,
-so no square ever moves: the starting card sits at card row 3, card column 11; row 1
-can grow 11 cards to either side (columns 0..22) and rows 2-4 can stack up to 3 card
-rows above or below it (card rows 0..6).  Card row ``R`` covers square rows
+Table geometry.  Positions are given on a fixed table of 7 card rows x 23 card
+columns, so no square ever moves: the starting card sits at card row 3, card column
+11; row 1 can grow 11 cards to either side (columns 0..22) and rows 2-4 can stack up
+to 3 card rows above or below it (card rows 0..6).  Card row ``R`` covers square rows
 ``3R .. 3R+2`` (top, middle, bottom square of its cards), so the public square
 coordinates are ``(row, col)`` with ``row`` in 0..20 and ``col`` in 0..22.
 
-Bit layout.  ``plane[k][y]`` is a 32-bit row of colour ``k`` (0 R, 1 G, 2 B, 3 Y):
-square (row, col) is bit ``col + 1`` of ``plane[k][row + 1]``.  Row 0, row 22, bit 0
-and bits 24.. are always zero, so every walk along a line stops at the padding
-without a bounds check.
+Bit layout.  The bitboards only cover the block laid so far, which is never more than
+12 x 12 squares: ``plane[k][y]`` is a 16-bit row of colour ``k`` (0 R, 1 G, 2 B, 3 Y)
+where table square (row, col) is bit ``col - lo + 1`` of
+``plane[k][row - 3 * top + 1]`` (``lo``: row 1's leftmost card column, ``top``: the
+block's top card row).  Laying at the left end of row 1 shifts every row one bit up;
+starting a row above the block shifts the rows three down.  Row 0, row 13, bit 0 and
+bits 13.. are always zero, so every walk along a line stops at the padding without a
+bounds check.
 
 Cards are 6-bit codes ``top * 16 + middle * 4 + bottom``.  An action is
 ``(place * turns + turned) * 64 + card`` where ``card`` is the card as held,
@@ -32,7 +37,7 @@ card of rows 2-4).
 
 cimport cython
 from cpython.long cimport PyLong_CheckExact
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -62,7 +67,7 @@ cdef enum:
     MAX_PLAYERS = 4
     ROW1 = 3            # card row of row 1
     START_COL = 11      # card column of the starting card
-    NY = 23             # square rows of a plane, padding included
+    NY = 14             # square rows of a plane: 12 plus a padding row at each end
     MAX_LINES = 12      # a card touches at most 11 lines (3 horizontal, 2 vertical, 6 diagonal)
     MAX_LEGAL = 24      # 4 places x 2 forms x 3 cards
 
@@ -81,14 +86,27 @@ PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-r
 DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 _DIRECTION_STEP = ((0, 1), (1, 0), (1, 1), (1, -1))
 
+ctypedef struct lines_t:
+    # The lines one card scored, each from its top (left) end, in plane coordinates.
+    int n
+    uint8_t dir[MAX_LINES]
+    uint8_t y[MAX_LINES]
+    uint8_t x[MAX_LINES]
+    uint8_t len[MAX_LINES]
+
+
+# Kept under 256 bytes: up to that size the compiler copies the struct inline, above
+# it copy() calls memcpy and costs half as much again.  So the history is one byte per
+# move, and the state's generator is not kept: it only shuffles at setup (T4), so its
+# state afterwards is a function of the seed (``_setup_rng``).
 ctypedef struct tom_t:
-    uint32_t plane[4][NY]
+    uint16_t plane[4][NY]
     uint8_t deck[DECK]          # the shuffled deck; the stock is deck[next_draw:]
     uint8_t hand[MAX_PLAYERS][HAND]   # sorted ascending by card code
     uint8_t hand_n[MAX_PLAYERS]
-    int32_t score[MAX_PLAYERS]
-    uint16_t hist[DECK]
-    uint8_t n_hist
+    int16_t score[MAX_PLAYERS]
+    uint8_t hist[DECK - 1]      # move m: card | turned << 6 | (1 if placed right) << 7
+    uint8_t corners             # bits 2i..2i+1: the corner (place - 3) that began row i + 2
     uint8_t players
     uint8_t turns               # 1, or 2 with allow_rotation
     int8_t current              # seat to act, -1 once over
@@ -99,14 +117,10 @@ ctypedef struct tom_t:
     uint8_t open_row, open_next # the open row (rows 2-4) and the column of its next card
     int8_t open_dir             # +1: the open row runs right, -1: left
     int8_t last_player          # -1 before the first move
-    uint16_t last_action
-    int32_t last_points
-    uint8_t n_lines             # the last move's lines, each from its top (left) end
-    uint8_t line_dir[MAX_LINES]
-    uint8_t line_y[MAX_LINES]   # padded square row of the start
-    uint8_t line_x[MAX_LINES]   # padded square column (bit) of the start
-    uint8_t line_len[MAX_LINES]
-    rng_t rng
+    uint8_t last_row, last_col  # table card slot of the last card laid
+    uint8_t last_shown          # the last card as it lies (turned if it was)
+    uint8_t last_lines          # how many lines it scored
+    int16_t last_points
 
 
 # --------------------------------------------------------------------------- kernels
@@ -116,35 +130,35 @@ cdef inline int _reverse(int card) noexcept nogil:
     return ((card & 3) << 4) | (card & 12) | (card >> 4)
 
 
-cdef inline void _add_line(tom_t *s, int d, int y, int x, int n) noexcept nogil:
-    cdef int i = s.n_lines
-    s.line_dir[i] = <uint8_t>d
-    s.line_y[i] = <uint8_t>y
-    s.line_x[i] = <uint8_t>x
-    s.line_len[i] = <uint8_t>n
-    s.n_lines = <uint8_t>(i + 1)
+cdef inline void _add_line(lines_t *out, int d, int y, int x, int n) noexcept nogil:
+    cdef int i = out.n
+    out.dir[i] = <uint8_t>d
+    out.y[i] = <uint8_t>y
+    out.x[i] = <uint8_t>x
+    out.len[i] = <uint8_t>n
+    out.n = i + 1
 
 
-cdef int _score(tom_t *s, int row, int col, int shown) noexcept nogil:
+cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out) noexcept nogil:
     # T10-T11: every maximal run of >= 3 same-coloured squares through one of the three
-    # squares just laid at card (row, col), each once, at its full length; diagonals x2.
-    # The card's squares share one column, so horizontal and diagonal lines through
-    # different squares are different lines; a vertical line is counted at the topmost
-    # of the card's squares it contains.
-    cdef int i, k, prev = -1, y, x = col + 1, y0, x0, n, t, pts = 0
+    # squares just laid at plane rows y_top..y_top+2, bit x, each once, at its full
+    # length; diagonals x2.  The card's squares share one column, so horizontal and
+    # diagonal lines through different squares are different lines; a vertical line is
+    # counted at the topmost of the card's squares it contains.
+    cdef int i, k, prev = -1, y, y0, x0, n, t, pts = 0
     cdef uint32_t w
-    cdef const uint32_t *p
-    s.n_lines = 0
+    cdef const uint16_t *p
+    out.n = 0
     for i in range(3):
         k = (shown >> (4 - 2 * i)) & 3
         p = s.plane[k]
-        y = 1 + 3 * row + i
+        y = y_top + i
         # horizontal: the run of set bits around bit x
         w = p[y]
         x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
         n = x - x0 + tom_ctz32(~(w >> x))
         if n >= 3:
-            _add_line(s, 0, y, x0, n)
+            _add_line(out, 0, y, x0, n)
             pts += n
         # vertical
         if k != prev:
@@ -156,7 +170,7 @@ cdef int _score(tom_t *s, int row, int col, int shown) noexcept nogil:
                 t += 1
             n = t - y0
             if n >= 3:
-                _add_line(s, 1, y0, x, n)
+                _add_line(out, 1, y0, x, n)
                 pts += n
         prev = k
         # falling diagonal (\): up-left, then down-right
@@ -170,7 +184,7 @@ cdef int _score(tom_t *s, int row, int col, int shown) noexcept nogil:
             t += 1
         n = y + t - y0
         if n >= 3:
-            _add_line(s, 2, y0, x0, n)
+            _add_line(out, 2, y0, x0, n)
             pts += 2 * n
         # rising diagonal (/): up-right, then down-left
         t = 1
@@ -183,16 +197,26 @@ cdef int _score(tom_t *s, int row, int col, int shown) noexcept nogil:
             t += 1
         n = y + t - y0
         if n >= 3:
-            _add_line(s, 3, y0, x0, n)
+            _add_line(out, 3, y0, x0, n)
             pts += 2 * n
     return pts
 
 
-cdef inline void _put(tom_t *s, int row, int col, int shown) noexcept nogil:
+cdef inline void _put(tom_t *s, int y_top, int x, int shown) noexcept nogil:
     cdef int i
-    cdef uint32_t bit = <uint32_t>1 << (col + 1)
+    cdef uint16_t bit = <uint16_t>(1 << x)
     for i in range(3):
-        s.plane[(shown >> (4 - 2 * i)) & 3][1 + 3 * row + i] |= bit
+        s.plane[(shown >> (4 - 2 * i)) & 3][y_top + i] |= bit
+
+
+cdef inline int _plane_y(const tom_t *s, int row) noexcept nogil:
+    # Plane row of the top square of table card row ``row``.
+    return 1 + 3 * (row - s.top)
+
+
+cdef inline int _plane_x(const tom_t *s, int col) noexcept nogil:
+    # Plane bit of table card column ``col``.
+    return 1 + col - s.lo
 
 
 cdef inline void _insert_card(tom_t *s, int seat, int card) noexcept nogil:
@@ -205,27 +229,50 @@ cdef inline void _insert_card(tom_t *s, int seat, int card) noexcept nogil:
     s.hand_n[seat] += 1
 
 
+cdef int _hist_action(const tom_t *s, int m) noexcept nogil:
+    # The action of move m (0-based) from its history byte; move m laid card m + 2, so
+    # the phase tells which kind of place it named.
+    cdef int b = s.hist[m], laid = m + 1, place
+    if laid < ROW_CARDS:
+        place = P_LEFT + (b >> 7)
+    elif laid % ROW_CARDS == 0:
+        place = P_TOP_LEFT + ((s.corners >> (2 * (laid // ROW_CARDS - 1))) & 3)
+    else:
+        place = P_NEXT
+    return (place * s.turns + ((b >> 6) & 1)) * 64 + (b & 63)
+
+
+def _setup_rng(uint64_t seed):
+    """Return the state's generator words after the setup shuffle of game ``seed``."""
+    cdef rng_t rng
+    cdef uint8_t dummy[DECK]
+    rng_seed(&rng, seed)
+    rng_shuffle_u8(&rng, dummy, DECK)    # the draws do not depend on the contents
+    return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
+
+
 cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck,
                 uint64_t seed) noexcept nogil:
     # T4: shuffle, deal 3 cards to each seat (seat 0 takes the first three, seat 1 the
     # next three, ...), then the next card starts row 1.
     cdef int seat, j
+    cdef rng_t rng
     memset(s, 0, sizeof(tom_t))
-    rng_seed(&s.rng, seed)
     for j in range(DECK):
         s.deck[j] = deck[j]
-    rng_shuffle_u8(&s.rng, s.deck, DECK)
+    rng_seed(&rng, seed)
+    rng_shuffle_u8(&rng, s.deck, DECK)
     s.players = <uint8_t>players
     s.turns = <uint8_t>turns
     for seat in range(players):
         for j in range(HAND):
             _insert_card(s, seat, s.deck[s.next_draw])
             s.next_draw += 1
-    _put(s, ROW1, START_COL, s.deck[s.next_draw])
-    s.next_draw += 1
-    s.laid = 1
     s.lo = s.hi = START_COL
     s.top = s.bottom = ROW1
+    _put(s, 1, 1, s.deck[s.next_draw])
+    s.next_draw += 1
+    s.laid = 1
     s.current = <int8_t>start
     s.last_player = -1
 
@@ -297,7 +344,8 @@ cdef bint _is_legal(const tom_t *s, int action) noexcept nogil:
 cdef void _apply(tom_t *s, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
-    cdef int seat = s.current, j, row, col, pts
+    cdef int seat = s.current, j, k, y, row, col, pts
+    cdef lines_t lines
     if s.turns == 2:
         turned = rest & 1
         rest >>= 1
@@ -317,6 +365,9 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
     elif place == P_LEFT:               # T6
         s.lo -= 1
         row, col = ROW1, s.lo
+        for k in range(4):              # keep the block's left column at bit 1
+            for y in range(1, 4):
+                s.plane[k][y] <<= 1
     elif place == P_RIGHT:
         s.hi += 1
         row, col = ROW1, s.hi
@@ -324,6 +375,10 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
         if place <= P_TOP_RIGHT:
             s.top -= 1
             row = s.top
+            for k in range(4):          # keep the block's top square row at plane row 1
+                for y in range(NY - 2, 3, -1):
+                    s.plane[k][y] = s.plane[k][y - 3]
+                s.plane[k][1] = s.plane[k][2] = s.plane[k][3] = 0
         else:
             s.bottom += 1
             row = s.bottom
@@ -335,18 +390,23 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
             s.open_dir = -1
         s.open_row = <uint8_t>row
         s.open_next = <uint8_t>(col + s.open_dir)
-    _put(s, row, col, shown)
-    pts = _score(s, row, col, shown)
+    y = _plane_y(s, row)
+    _put(s, y, _plane_x(s, col), shown)
+    pts = _score(s, y, _plane_x(s, col), shown, &lines)
     s.score[seat] += pts
     s.last_points = pts
+    s.last_lines = <uint8_t>lines.n
+    s.last_row = <uint8_t>row
+    s.last_col = <uint8_t>col
+    s.last_shown = <uint8_t>shown
     s.last_player = <int8_t>seat
-    s.last_action = <uint16_t>action
     if s.next_draw < DECK:
         _insert_card(s, seat, s.deck[s.next_draw])
         s.next_draw += 1
+    s.hist[s.laid - 1] = <uint8_t>(card | (turned << 6) | ((place == P_RIGHT) << 7))
+    if place >= P_TOP_LEFT:
+        s.corners |= <uint8_t>((place - P_TOP_LEFT) << (2 * (s.laid // ROW_CARDS - 1)))
     s.laid += 1
-    s.hist[s.n_hist] = <uint16_t>action
-    s.n_hist += 1
     if s.laid == DECK:                  # T9
         s.current = -1
     else:
@@ -360,15 +420,18 @@ cdef int _play_out(tom_t *s, rng_t *player, int64_t *lines, int64_t *best) noexc
     while s.current >= 0:
         n = _legal(s, legal)
         _apply(s, legal[rng_bounded(player, <uint32_t>n)])
-        lines[0] += s.n_lines
+        lines[0] += s.last_lines
         if s.last_points > best[0]:
             best[0] = s.last_points
         steps += 1
     return steps
 
 
-cdef inline int _colour_at(const tom_t *s, int y, int x) noexcept nogil:
-    cdef int k
+cdef inline int _colour_at(const tom_t *s, int row, int col) noexcept nogil:
+    # The colour of table square (row, col), -1 if it is empty.
+    cdef int k, y = row - 3 * s.top + 1, x = col - s.lo + 1
+    if y < 1 or y > NY - 2 or x < 1 or x > ROW_CARDS:
+        return -1
     for k in range(4):
         if (s.plane[k][y] >> x) & 1:
             return k
@@ -631,7 +694,7 @@ cdef class ThreeOrMoreState:
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
         cdef int i
-        return [self.s.hist[i] for i in range(self.s.n_hist)]
+        return [_hist_action(&self.s, i) for i in range(self.s.laid - 1)]
 
     def rollout(self, seed=None):
         """Play uniformly random moves to the end, in place, and return the ``Outcome``.
@@ -654,13 +717,18 @@ cdef class ThreeOrMoreState:
             return None
         from boardcore.three_or_more import MoveScore, ScoredLine
         cdef int i, t, d, n
+        cdef lines_t found
+        # The last card is the newest on the table, so scoring it again on the table as
+        # it stands gives exactly the lines it scored.
+        _score(&self.s, _plane_y(&self.s, self.s.last_row), _plane_x(&self.s, self.s.last_col),
+               self.s.last_shown, &found)
         lines = []
-        for i in range(self.s.n_lines):
-            d = self.s.line_dir[i]
-            n = self.s.line_len[i]
+        for i in range(found.n):
+            d = found.dir[i]
+            n = found.len[i]
             dy, dx = _DIRECTION_STEP[d]
-            y = self.s.line_y[i] - 1
-            x = self.s.line_x[i] - 1
+            y = found.y[i] - 1 + 3 * self.s.top
+            x = found.x[i] - 1 + self.s.lo
             lines.append(ScoredLine(
                 direction=DIRECTIONS[d],
                 squares=tuple([(y + t * dy, x + t * dx) for t in range(n)]),
@@ -668,7 +736,7 @@ cdef class ThreeOrMoreState:
             ))
         return MoveScore(
             player=self.s.last_player,
-            move=self.action_to_str(self.s.last_action),
+            move=self.action_to_str(_hist_action(&self.s, self.s.laid - 2)),
             points=self.s.last_points,
             lines=tuple(lines),
         )
@@ -677,9 +745,9 @@ cdef class ThreeOrMoreState:
         """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
         cdef int y, x, k
         rows = []
-        for y in range(1, 22):
+        for y in range(21):
             cells = []
-            for x in range(1, 24):
+            for x in range(23):
                 k = _colour_at(&self.s, y, x)
                 cells.append(COLOURS[k] if k >= 0 else ".")
             rows.append("".join(cells))
@@ -752,7 +820,7 @@ cdef class ThreeOrMoreState:
                            "points": ln.points} for ln in last.lines],
             },
             "history": self.history(),
-            "rng": [self.s.rng.s[i] for i in range(4)],
+            "rng": _setup_rng(self.seed),
         })
         return d
 
@@ -761,7 +829,7 @@ cdef class ThreeOrMoreState:
 
     def __repr__(self):
         who = "over" if self.s.current < 0 else f"seat {self.s.current} to move"
-        return f"<ThreeOrMoreState {self.s.players} players, {who}, move {self.s.n_hist + 1}>"
+        return f"<ThreeOrMoreState {self.s.players} players, {who}, move {self.s.laid}>"
 
     def __str__(self):
         cdef int y, k, i
@@ -781,12 +849,12 @@ cdef class ThreeOrMoreState:
         lines.append("      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]))
         for r in range(min(rows_used), max(rows_used) + 1):
             for i in range(3):
-                y = 3 * r + i + 1
+                y = 3 * r + i
                 cells = []
                 for c in range(c0, c1 + 1):
-                    k = _colour_at(&self.s, y, c + 1)
+                    k = _colour_at(&self.s, y, c)
                     cells.append(COLOURS[k] if k >= 0 else ("*" if (r, c) in slot_set else "."))
-                lines.append(f"  {y - 1:>2}  {''.join(cells)}")
+                lines.append(f"  {y:>2}  {''.join(cells)}")
         last = self.last_breakdown()
         if last is not None:
             parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
@@ -812,19 +880,15 @@ cdef class _ScoreBench:
     """
 
     cdef tom_t *states
-    cdef int *rows
-    cdef int *cols
-    cdef int *shown
+    cdef lines_t *found
     cdef int n
 
     def __cinit__(self, game, int positions, uint64_t seed):
         if positions < 1:
             raise ValueError(f"positions must be at least 1, not {positions!r}")
         self.states = <tom_t *>malloc(positions * sizeof(tom_t))
-        self.rows = <int *>malloc(positions * sizeof(int))
-        self.cols = <int *>malloc(positions * sizeof(int))
-        self.shown = <int *>malloc(positions * sizeof(int))
-        if not self.states or not self.rows or not self.cols or not self.shown:
+        self.found = <lines_t *>malloc(positions * sizeof(lines_t))
+        if not self.states or not self.found:
             raise MemoryError()
         cdef rng_t player
         cdef tom_t s
@@ -842,48 +906,26 @@ cdef class _ScoreBench:
                 if s.laid == laid_at:
                     break
             self.states[i] = s
-            self.shown[i] = _last_square(&s, self.rows + i, self.cols + i)
         self.n = positions
 
     def __dealloc__(self):
         free(self.states)
-        free(self.rows)
-        free(self.cols)
-        free(self.shown)
+        free(self.found)
 
     def run(self, int reps):
         """Score every prepared card ``reps`` times; return the sum of the points."""
         cdef int r, i
         cdef int64_t total = 0
+        cdef const tom_t *s
         with nogil:
             for r in range(reps):
                 for i in range(self.n):
-                    total += _score(&self.states[i], self.rows[i], self.cols[i], self.shown[i])
+                    s = &self.states[i]
+                    total += _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col),
+                                    s.last_shown, &self.found[i])
         return total
 
     @property
     def positions(self):
         """How many cards one ``run(1)`` scores."""
         return self.n
-
-
-cdef int _last_square(const tom_t *s, int *row, int *col) noexcept nogil:
-    # Where the last card went and how it shows, recomputed from the last action.
-    cdef int place, rest = s.last_action >> 6, turned = 0, card = s.last_action & 63
-    if s.turns == 2:
-        turned = rest & 1
-        rest >>= 1
-    place = rest
-    if place == P_NEXT:
-        row[0] = s.open_row
-        col[0] = s.open_next - s.open_dir
-    elif place == P_LEFT:
-        row[0] = ROW1
-        col[0] = s.lo
-    elif place == P_RIGHT:
-        row[0] = ROW1
-        col[0] = s.hi
-    else:
-        row[0] = s.top if place <= P_TOP_RIGHT else s.bottom
-        col[0] = s.lo if place == P_TOP_LEFT or place == P_BOTTOM_LEFT else s.hi
-    return _reverse(card) if turned else card
