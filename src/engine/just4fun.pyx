@@ -22,6 +22,8 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -184,6 +186,9 @@ cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
 
 
 PLAYS = tuple(_build_tables())
+# Every action as a ready Python int: legal_actions() hands out references, never
+# allocates an int (it runs on every Python-driven move).
+cdef tuple ACTION_INTS = tuple(range(N_ACTIONS))
 DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
 
 
@@ -492,6 +497,7 @@ cdef j4f_cfg_t _config(object game) except *:
 # ---------------------------------------------------------------------------------
 
 @cython.final
+@cython.freelist(32)
 cdef class Just4FunState:
     """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
 
@@ -540,7 +546,13 @@ cdef class Just4FunState:
         cdef uint16_t legal[MAX_LEGAL]
         cdef int i
         cdef int n = _legal(&self.s, legal)
-        return [legal[i] for i in range(n)]
+        cdef list out = PyList_New(n)
+        cdef object a
+        for i in range(n):
+            a = ACTION_INTS[legal[i]]
+            Py_INCREF(a)
+            PyList_SET_ITEM(out, i, a)
+        return out
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""
