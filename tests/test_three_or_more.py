@@ -628,6 +628,16 @@ def test_tampered_or_truncated_state_data_is_refused() -> None:
     assert game.state_from_dict(d).to_dict() == d
 
 
+def test_score_kernel_bench_hook_scores_real_positions() -> None:
+    from boardcore._engine.three_or_more import _ScoreBench
+
+    bench = _ScoreBench(ThreeOrMore(players=3), 200, 4)
+    once = bench.run(1)
+    assert bench.positions == 200 and once > 0 and bench.run(3) == 3 * once
+    with pytest.raises(ValueError, match="positions must be at least 1"):
+        _ScoreBench(ThreeOrMore(players=2), 0, 4)
+
+
 def test_simulate_arguments_are_checked() -> None:
     game = ThreeOrMore(players=2)
     with pytest.raises(TypeError):

@@ -36,7 +36,8 @@ card of rows 2-4).
 """
 
 cimport cython
-from cpython.long cimport PyLong_CheckExact
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
@@ -85,6 +86,9 @@ COLOURS = "RGBY"
 PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right")
 DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 _DIRECTION_STEP = ((0, 1), (1, 0), (1, 1), (1, -1))
+# Every action as a ready-made int: legal_actions() hands these out instead of
+# allocating a new int per action (CPython only caches ints up to 256).
+cdef tuple ACTION_INTS = tuple(range(NUM_PLACES * 64 * 2))
 
 ctypedef struct lines_t:
     # The lines one card scored, each from its top (left) end, in plane coordinates.
@@ -580,7 +584,13 @@ cdef class ThreeOrMoreState:
         """Return the legal actions, ascending."""
         cdef uint16_t buf[MAX_LEGAL]
         cdef int i, n = _legal(&self.s, buf)
-        return [buf[i] for i in range(n)]
+        cdef list out = PyList_New(n)
+        cdef object a
+        for i in range(n):
+            a = ACTION_INTS[buf[i]]
+            Py_INCREF(a)
+            PyList_SET_ITEM(out, i, a)
+        return out
 
     def legal_actions_mask(self):
         """Return a ``bool_`` array of length ``game.num_actions``, True where legal."""
