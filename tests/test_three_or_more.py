@@ -565,8 +565,14 @@ def test_hostile_actions_raise_and_change_nothing(action: Any, error: type) -> N
 
 def test_illegal_action_message_names_the_legal_moves() -> None:
     state = scripted(2, "GBY", ["RRG@left"])
-    with pytest.raises(IllegalActionError, match=r"illegal action 0: legal actions are \[.*RRG@left"):
+    with pytest.raises(IllegalActionError,
+                       match=r"illegal action 0: legal actions are \[.*RRG@left"):
         state.apply(0)
+
+
+def test_states_come_from_a_game_only() -> None:
+    with pytest.raises(TypeError, match="new_state"):
+        ThreeOrMoreState()
 
 
 def test_rollout_seed_is_checked() -> None:

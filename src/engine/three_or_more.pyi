@@ -17,6 +17,8 @@ def _unpickle(game: ThreeOrMore, data: dict[str, Any]) -> ThreeOrMoreState: ...
 class ThreeOrMoreState:
     """A 3 Or More position."""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """Always raises ``TypeError``: states come from ``ThreeOrMore.new_state``."""
     @property
     def game(self) -> ThreeOrMore: ...
     @property

@@ -51,8 +51,12 @@ cdef extern from *:
     """
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static __inline int tom_ctz32(unsigned int v) { unsigned long i; _BitScanForward(&i, v); return (int)i; }
-    static __inline int tom_msb32(unsigned int v) { unsigned long i; _BitScanReverse(&i, v); return (int)i; }
+    static __inline int tom_ctz32(unsigned int v) {
+        unsigned long i; _BitScanForward(&i, v); return (int)i;
+    }
+    static __inline int tom_msb32(unsigned int v) {
+        unsigned long i; _BitScanReverse(&i, v); return (int)i;
+    }
     #else
     static inline int tom_ctz32(unsigned int v) { return __builtin_ctz(v); }
     static inline int tom_msb32(unsigned int v) { return 31 - __builtin_clz(v); }
@@ -118,7 +122,7 @@ ctypedef struct tom_t:
     uint8_t laid                # cards on the table, the starting card included
     uint8_t lo, hi              # card columns of row 1's two ends
     uint8_t top, bottom         # card rows at the top and bottom of the block
-    uint8_t open_row, open_next # the open row (rows 2-4) and the column of its next card
+    uint8_t open_row, open_next  # the open row (rows 2-4) and the column of its next card
     int8_t open_dir             # +1: the open row runs right, -1: left
     int8_t last_player          # -1 before the first move
     uint8_t last_row, last_col  # table card slot of the last card laid
@@ -259,7 +263,7 @@ cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck
                 uint64_t seed) noexcept nogil:
     # T4: shuffle, deal 3 cards to each seat (seat 0 takes the first three, seat 1 the
     # next three, ...), then the next card starts row 1.
-    cdef int seat, j
+    cdef int seat, j, _card
     cdef rng_t rng
     memset(s, 0, sizeof(tom_t))
     for j in range(DECK):
@@ -269,7 +273,7 @@ cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck
     s.players = <uint8_t>players
     s.turns = <uint8_t>turns
     for seat in range(players):
-        for j in range(HAND):
+        for _card in range(HAND):
             _insert_card(s, seat, s.deck[s.next_draw])
             s.next_draw += 1
     s.lo = s.hi = START_COL
@@ -498,6 +502,9 @@ cdef class ThreeOrMoreState:
     cdef readonly object game
     cdef readonly object seed
     cdef int num_actions
+
+    def __init__(self):
+        raise TypeError("make a 3 Or More state with ThreeOrMore(players=...).new_state(seed)")
 
     @staticmethod
     def _new(game, seed):
@@ -924,11 +931,11 @@ cdef class _ScoreBench:
 
     def run(self, int reps):
         """Score every prepared card ``reps`` times; return the sum of the points."""
-        cdef int r, i
+        cdef int _rep, i
         cdef int64_t total = 0
         cdef const tom_t *s
         with nogil:
-            for r in range(reps):
+            for _rep in range(reps):
                 for i in range(self.n):
                     s = &self.states[i]
                     total += _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col),

@@ -140,10 +140,10 @@ class ThreeOrMore(Game):
 
     >>> ThreeOrMore(players=3, allow_rotation=True).num_actions
     896
-    >>> ThreeOrMore(players=2, deck=["RRR"] * 47 + ["RRX"])
+    >>> ThreeOrMore(players=2, deck=["RRR"] * 47 + ["RRX"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    boardcore.errors.ConfigurationError: deck card 47 is 'RRX': 'X' is not a colour; colours are R, G, B, Y
+    boardcore.errors.ConfigurationError: deck card 47 is 'RRX': 'X' is not a colour; ...
     """
 
     name: ClassVar[str] = "three_or_more"
