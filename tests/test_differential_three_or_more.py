@@ -28,8 +28,8 @@ def _config(i: int) -> dict[str, Any]:
     return {"players": players, **options}
 
 
-def _play_side_by_side(i: int) -> None:
-    config = _config(i)
+def _play_side_by_side(i: int, config: dict[str, Any] | None = None) -> None:
+    config = config or _config(i)
     game = boardcore.make("three_or_more", **config)
     seed = derive_seed(2024, 0, i)
     state = game.new_state(seed=seed)
@@ -63,6 +63,14 @@ def _play_side_by_side(i: int) -> None:
 def test_differential_2000_games_state_by_state() -> None:
     for i in range(2000):
         _play_side_by_side(i)
+
+
+def test_differential_single_colour_decks_longest_lines() -> None:
+    # Every square red (or nearly): lines of 12 in every direction, the highest scores.
+    for i in range(30):
+        deck = ["RRR"] * 48 if i % 2 else ["RRR"] * 40 + ["RGR", "GRG"] * 4
+        _play_side_by_side(i, {"players": 2 + i % 3, "deck": deck,
+                               "allow_rotation": i % 3 == 0})
 
 
 @pytest.mark.slow

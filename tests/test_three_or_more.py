@@ -570,6 +570,18 @@ def test_illegal_action_message_names_the_legal_moves() -> None:
         state.apply(0)
 
 
+def test_card_code_checks_its_input() -> None:
+    from boardcore._engine.three_or_more import card_code
+
+    assert card_code("RRG") == 1 and card_code("YYY") == 63
+    for bad in ("RR", "RRGG", "rrg", "RXG", ""):
+        with pytest.raises(ValueError, match="3 of the letters"):
+            card_code(bad)
+    for wrong in (None, 3, b"RRG"):
+        with pytest.raises(TypeError):
+            card_code(wrong)
+
+
 def test_states_come_from_a_game_only() -> None:
     with pytest.raises(TypeError, match="new_state"):
         ThreeOrMoreState()

@@ -112,7 +112,7 @@ ctypedef struct tom_t:
     uint8_t deck[DECK]          # the shuffled deck; the stock is deck[next_draw:]
     uint8_t hand[MAX_PLAYERS][HAND]   # sorted ascending by card code
     uint8_t hand_n[MAX_PLAYERS]
-    int16_t score[MAX_PLAYERS]
+    int16_t score[MAX_PLAYERS]  # at most 47 cards x 192 points (all one colour): fits
     uint8_t hist[DECK - 1]      # move m: card | turned << 6 | (1 if placed right) << 7
     uint8_t corners             # bits 2i..2i+1: the corner (place - 3) that began row i + 2
     uint8_t players
@@ -451,8 +451,15 @@ cdef const uint8_t *_deck_codes(object game) except NULL:
     return <const uint8_t *>codes
 
 
-def card_code(str text):
-    """Return the 6-bit code of a three-letter card pattern such as ``"RRG"``."""
+def card_code(str text not None):
+    """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
+
+    Raises:
+        ValueError: ``text`` is not 3 of the letters R, G, B, Y.
+    """
+    if len(text) != 3 or any(c not in COLOURS for c in text):
+        raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
+                         f"not {text!r}")
     return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
 
 
