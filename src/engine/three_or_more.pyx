@@ -138,75 +138,69 @@ cdef inline int _reverse(int card) noexcept nogil:
     return ((card & 3) << 4) | (card & 12) | (card >> 4)
 
 
-cdef inline void _add_line(lines_t *out, int d, int y, int x, int n) noexcept nogil:
-    cdef int i = out.n
-    out.dir[i] = <uint8_t>d
-    out.y[i] = <uint8_t>y
-    out.x[i] = <uint8_t>x
-    out.len[i] = <uint8_t>n
-    out.n = i + 1
+cdef inline int _run(lines_t *out, int *count, int d, int y, int x, int n) noexcept nogil:
+    # A run of n squares from (y, x) in direction d: a line if n >= 3.  Return its
+    # squares' worth (doubled by the caller for diagonals); record it when ``out`` is
+    # given.  In play ``out`` is NULL and nothing is stored, so no store can force the
+    # compiler to reload the planes.
+    cdef int i, is_line = n >= 3
+    if out != NULL and is_line:
+        i = out.n
+        out.dir[i] = <uint8_t>d
+        out.y[i] = <uint8_t>y
+        out.x[i] = <uint8_t>x
+        out.len[i] = <uint8_t>n
+        out.n = i + 1
+    count[0] += is_line
+    return is_line * n
 
 
-cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out) noexcept nogil:
+cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept nogil:
+    # How many squares past (y, x) in direction (dy, dx) carry on the run.  A step only
+    # goes past a set bit, which is inside the block, so the walk stops at the empty
+    # padding at the latest.
+    cdef int t = 1
+    while (p[y + t * dy] >> (x + t * dx)) & 1:
+        t += 1
+    return t - 1
+
+
+cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
+                int *n_lines) noexcept nogil:
     # T10-T11: every maximal run of >= 3 same-coloured squares through one of the three
     # squares just laid at plane rows y_top..y_top+2, bit x, each once, at its full
     # length; diagonals x2.  The card's squares share one column, so horizontal and
     # diagonal lines through different squares are different lines; a vertical line is
-    # counted at the topmost of the card's squares it contains.
-    cdef int i, k, prev = -1, y, y0, x0, n, t, pts = 0
+    # counted at the topmost of the card's squares it contains.  Returns the points and
+    # sets n_lines; the lines themselves go to ``out`` unless it is NULL.
+    cdef int i, k, prev = -1, y, x0, up, down, pts = 0, count = 0
     cdef uint32_t w
     cdef const uint16_t *p
-    out.n = 0
+    if out != NULL:
+        out.n = 0
     for i in range(3):
         k = (shown >> (4 - 2 * i)) & 3
         p = s.plane[k]
         y = y_top + i
-        # horizontal: the run of set bits around bit x
+        # horizontal: the run of set bits around bit x, by two bit scans
         w = p[y]
         x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
-        n = x - x0 + tom_ctz32(~(w >> x))
-        if n >= 3:
-            _add_line(out, 0, y, x0, n)
-            pts += n
+        pts += _run(out, &count, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
         # vertical
         if k != prev:
-            y0 = y
-            while (p[y0 - 1] >> x) & 1:
-                y0 -= 1
-            t = y + 1
-            while (p[t] >> x) & 1:
-                t += 1
-            n = t - y0
-            if n >= 3:
-                _add_line(out, 1, y0, x, n)
-                pts += n
+            up = _reach(p, y, x, -1, 0)
+            down = _reach(p, y, x, 1, 0)
+            pts += _run(out, &count, 1, y - up, x, 1 + up + down)
         prev = k
-        # falling diagonal (\): up-left, then down-right
-        t = 1
-        while (p[y - t] >> (x - t)) & 1:
-            t += 1
-        y0 = y - t + 1
-        x0 = x - t + 1
-        t = 1
-        while (p[y + t] >> (x + t)) & 1:
-            t += 1
-        n = y + t - y0
-        if n >= 3:
-            _add_line(out, 2, y0, x0, n)
-            pts += 2 * n
-        # rising diagonal (/): up-right, then down-left
-        t = 1
-        while (p[y - t] >> (x + t)) & 1:
-            t += 1
-        y0 = y - t + 1
-        x0 = x + t - 1
-        t = 1
-        while (p[y + t] >> (x - t)) & 1:
-            t += 1
-        n = y + t - y0
-        if n >= 3:
-            _add_line(out, 3, y0, x0, n)
-            pts += 2 * n
+        # falling diagonal (\)
+        up = _reach(p, y, x, -1, -1)
+        down = _reach(p, y, x, 1, 1)
+        pts += 2 * _run(out, &count, 2, y - up, x - up, 1 + up + down)
+        # rising diagonal (/), from its top-right end
+        up = _reach(p, y, x, -1, 1)
+        down = _reach(p, y, x, 1, -1)
+        pts += 2 * _run(out, &count, 3, y - up, x + up, 1 + up + down)
+    n_lines[0] = count
     return pts
 
 
@@ -352,8 +346,7 @@ cdef bint _is_legal(const tom_t *s, int action) noexcept nogil:
 cdef void _apply(tom_t *s, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
-    cdef int seat = s.current, j, k, y, row, col, pts
-    cdef lines_t lines
+    cdef int seat = s.current, j, k, y, row, col, pts, n_lines
     if s.turns == 2:
         turned = rest & 1
         rest >>= 1
@@ -400,10 +393,10 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
         s.open_next = <uint8_t>(col + s.open_dir)
     y = _plane_y(s, row)
     _put(s, y, _plane_x(s, col), shown)
-    pts = _score(s, y, _plane_x(s, col), shown, &lines)
+    pts = _score(s, y, _plane_x(s, col), shown, NULL, &n_lines)
     s.score[seat] += pts
     s.last_points = pts
-    s.last_lines = <uint8_t>lines.n
+    s.last_lines = <uint8_t>n_lines
     s.last_row = <uint8_t>row
     s.last_col = <uint8_t>col
     s.last_shown = <uint8_t>shown
@@ -745,7 +738,7 @@ cdef class ThreeOrMoreState:
         # The last card is the newest on the table, so scoring it again on the table as
         # it stands gives exactly the lines it scored.
         _score(&self.s, _plane_y(&self.s, self.s.last_row), _plane_x(&self.s, self.s.last_col),
-               self.s.last_shown, &found)
+               self.s.last_shown, &found, &n)
         lines = []
         for i in range(found.n):
             d = found.dir[i]
@@ -904,15 +897,13 @@ cdef class _ScoreBench:
     """
 
     cdef tom_t *states
-    cdef lines_t *found
     cdef int n
 
     def __cinit__(self, game, int positions, uint64_t seed):
         if positions < 1:
             raise ValueError(f"positions must be at least 1, not {positions!r}")
         self.states = <tom_t *>malloc(positions * sizeof(tom_t))
-        self.found = <lines_t *>malloc(positions * sizeof(lines_t))
-        if not self.states or not self.found:
+        if not self.states:
             raise MemoryError()
         cdef rng_t player
         cdef tom_t s
@@ -934,11 +925,10 @@ cdef class _ScoreBench:
 
     def __dealloc__(self):
         free(self.states)
-        free(self.found)
 
     def run(self, int reps):
         """Score every prepared card ``reps`` times; return the sum of the points."""
-        cdef int _rep, i
+        cdef int _rep, i, n_lines
         cdef int64_t total = 0
         cdef const tom_t *s
         with nogil:
@@ -946,7 +936,7 @@ cdef class _ScoreBench:
                 for i in range(self.n):
                     s = &self.states[i]
                     total += _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col),
-                                    s.last_shown, &self.found[i])
+                                    s.last_shown, NULL, &n_lines)
         return total
 
     @property
