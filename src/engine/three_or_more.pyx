@@ -231,6 +231,7 @@ cdef inline void _insert_card(tom_t *s, int seat, int card) noexcept nogil:
     s.hand_n[seat] += 1
 
 
+@cython.cdivision(True)     # non-negative operands: C and Python division agree
 cdef int _hist_action(const tom_t *s, int m) noexcept nogil:
     # The action of move m (0-based) from its history byte; move m laid card m + 2, so
     # the phase tells which kind of place it named.
