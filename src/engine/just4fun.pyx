@@ -498,6 +498,7 @@ cdef j4f_cfg_t _config(object game) except *:
 
 @cython.final
 @cython.freelist(32)
+@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
 cdef class Just4FunState:
     """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
 
