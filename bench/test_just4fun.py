@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import random
 
+import boardcore
 import numpy as np
 import pytest
-
-import boardcore
 from boardcore.simulate import derive_seed
 
 GAME = boardcore.make("just4fun", players=2)
