@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore.simulate import derive_seed
 
 GAME = boardcore.make("three_or_more", players=2)

@@ -9,10 +9,9 @@ import pickle
 from collections import Counter
 from typing import Any
 
+import boardcore
 import numpy as np
 import pytest
-
-import boardcore
 from boardcore import ConfigurationError, IllegalActionError, InvalidStateError, NotationError
 from boardcore.simulate import derive_seed
 from boardcore.three_or_more import (
@@ -23,6 +22,7 @@ from boardcore.three_or_more import (
     ThreeOrMoreState,
     ThreeOrMoreView,
 )
+
 from tests.reference._rng import Rng
 
 FILLER = ("GBY", "BYG", "YGB", "GYB", "BGY", "YBG")
