@@ -10,12 +10,21 @@ Rules: ``boardcore rules three_or_more``; details in ``docs/games/three_or_more.
 >>> state.apply(state.parse_action("BBG@left"))
 >>> state.current_player, state.scores()
 (1, (0, 0))
->>> print(str(state).splitlines()[2])
-   9  *BB*
->>> state.rollout(seed=1).scores
-(152, 108)
->>> state.last_breakdown()
-MoveScore(player=0, move='GBB', points=0, lines=())
+>>> for _ in range(7):
+...     state.apply(state.legal_actions()[-1])
+>>> print(state)
+3 Or More, 2 players, 9 of 48 cards laid, seat 0 to play; scores 9 6; stock 33
+      90123456789
+   9  *BBGYGYRBB*
+  10  *BBYYBYBBY*
+  11  *GRYYGYBBY*
+last: seat 1 laid BYY@right for 6 (rising 3 = 6)
+hands: 0: GGY BGG BBY | 1: RRY RBR BGB
+next card goes at * (left, right)
+>>> state.last_breakdown().lines
+(ScoredLine(direction='rising', squares=((9, 18), (10, 17), (11, 16)), points=6),)
+>>> state.rollout(seed=1)
+Outcome(scores=(92, 85), winners=frozenset({0}))
 """
 
 from __future__ import annotations
