@@ -587,6 +587,20 @@ def test_states_come_from_a_game_only() -> None:
         ThreeOrMoreState()
 
 
+@pytest.mark.parametrize("bad", [None, -1, 2**70, "3", 3.0, True, 1, 5])
+def test_hostile_player_counts(bad: Any) -> None:
+    with pytest.raises(ConfigurationError, match="players"):
+        ThreeOrMore(players=bad)
+
+
+@pytest.mark.parametrize(("bad", "error"), [(-1, ValueError), (2**70, ValueError),
+                                            ("3", TypeError), (3.0, TypeError),
+                                            (True, TypeError), ([1], TypeError)])
+def test_hostile_seeds(bad: Any, error: type) -> None:
+    with pytest.raises(error, match="seed"):
+        ThreeOrMore(players=2).new_state(seed=bad)
+
+
 def test_rollout_seed_is_checked() -> None:
     state = ThreeOrMore(players=2).new_state(seed=1)
     before = state.to_dict()
