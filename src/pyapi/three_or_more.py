@@ -203,6 +203,20 @@ class ThreeOrMore(Game):
         self._deck_codes = bytes(_code(card) for card in (deck or DEFAULT_DECK))
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
+    def new_state(self, seed: object = None) -> ThreeOrMoreState:
+        """Return the starting position (T4); ``seed=None`` draws a seed from the OS.
+
+        >>> ThreeOrMore(players=2).new_state(seed=3).view(0).stock_size
+        41
+        """
+        state: ThreeOrMoreState = super().new_state(seed)
+        return state
+
+    def state_from_dict(self, data: object) -> ThreeOrMoreState:
+        """Rebuild a state from ``to_dict()``; bad data raises ``InvalidStateError``."""
+        state: ThreeOrMoreState = super().state_from_dict(data)
+        return state
+
     @property
     def num_actions(self) -> int:
         """``7 places x 64 cards``, doubled when cards may be turned."""
