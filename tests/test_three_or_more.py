@@ -684,7 +684,7 @@ def test_simulate_arguments_are_checked() -> None:
 
 
 CONSUMER = """
-from typing import assert_type
+from typing_extensions import assert_type
 
 import boardcore
 from boardcore.three_or_more import (
