@@ -789,6 +789,10 @@ cdef int _load(FoolState st, object game, dict data) except -1:
                 raise InvalidStateError(f"field 'hands' holds {text!r} twice")
             seen[c] |= bit
             s.hand[p][c] |= bit
+    if wilds > fool_popcount(s.deck_mask[WILD]):
+        raise InvalidStateError(
+            f"field 'hands' holds {wilds} wild 1s, this deck has "
+            f"{fool_popcount(s.deck_mask[WILD])}")
     # The trick so far: seats clockwise from the leader skipping the Fools, cards out of
     # the players' hands, each one legal when it was played (F4-F6).
     fools = _field(data, "fools", list)
@@ -796,6 +800,9 @@ cdef int _load(FoolState st, object game, dict data) except -1:
         if type(x) is not int or not 0 <= x < n or (s.fools >> x) & 1:
             raise InvalidStateError(f"field 'fools' holds {x!r}, expected distinct seats")
         s.fools |= 1 << x
+    if fool_popcount(s.fools) not in (0, s.nfools):
+        raise InvalidStateError(
+            f"field 'fools' is {fools!r}, expected none or {s.nfools} seat(s) (F2, F9)")
     s.leader = _seat_field(data, "leader", n)
     if (s.fools >> s.leader) & 1:
         raise InvalidStateError(f"field 'leader' is {s.leader!r}, a Fool who sits out (F9)")
@@ -849,7 +856,7 @@ cdef int _load(FoolState st, object game, dict data) except -1:
             raise InvalidStateError(
                 "field 'fools' is empty, which only the first trick of a round led by the "
                 f"dealer's left ({(s.dealer + 1) % n}) allows (F3)")
-    elif fool_popcount(s.fools) != s.nfools or played <= s.trick_len:
+    elif played <= s.trick_len:
         raise InvalidStateError(
             f"field 'fools' is {fools!r}, expected {s.nfools} seat(s) after the first trick")
     if s.over:
