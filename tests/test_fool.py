@@ -461,7 +461,7 @@ def test_str_and_repr_are_readable() -> None:
     text = str(state)
     assert text.startswith("Fool, 4 players, round 1, dealer seat 3")
     assert "> seat 0 [12]" in text and "fools:  none" in text
-    assert repr(state) == "<FoolState 4 players, round 1, seat 0 to play, move 0>"
+    assert repr(state) == "<FoolState players=4 round=1 seat 0 to act move=0>"
     state.rollout(seed=2)
     assert "game over" in str(state) and "over" in repr(state)
 
@@ -590,7 +590,7 @@ def test_illegal_action_names_the_legal_ones() -> None:
 
 @pytest.mark.parametrize("text", [None, 5, 3.0, True, b"G5"])
 def test_parse_action_rejects_non_text(text: object) -> None:
-    with pytest.raises(TypeError, match="must be a str"):
+    with pytest.raises(NotationError, match="must be a str"):
         Fool(players=4).new_state(seed=0).parse_action(text)
 
 

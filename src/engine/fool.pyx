@@ -559,7 +559,7 @@ cdef class FoolState:
     def parse_action(self, text):
         """Return the action of a card in notation (``G17``, ``w1``; case-insensitive)."""
         if not isinstance(text, str):
-            raise TypeError(f"notation must be a str, not {text!r}")
+            raise NotationError(f"notation must be a str, not {text!r}")
         a = _PARSE.get(text.strip().upper())
         if a is None:
             raise NotationError(
@@ -676,9 +676,9 @@ cdef class FoolState:
         return (_restore, (self.game, self.to_dict()))
 
     def __repr__(self):
-        who = "over" if self.s.over else f"seat {self.s.to_move} to play"
-        return (f"<FoolState {self.s.n} players, round {self.s.round}, {who}, "
-                f"move {self.hist.len}>")
+        seat = "over" if self.s.over else f"seat {self.s.to_move} to act"
+        return (f"<FoolState players={self.s.n} round={self.s.round} {seat} "
+                f"move={self.hist.len}>")
 
     def __str__(self):
         cdef int p

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
 from boardcore.protocol import Game
 
 GAME_CLASSES: dict[str, type[Game]] = {
     "just4fun": Just4Fun,
+    "fool": Fool,
 }
