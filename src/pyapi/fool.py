@@ -14,12 +14,12 @@ deal themselves, and ``scores()`` are the running totals (``docs/games/fool.md``
 0
 >>> card = state.legal_actions()[0]
 >>> state.action_to_str(card), state.parse_action(state.action_to_str(card)) == card
-('G3', True)
+('G5', True)
 >>> state.apply(card)
 >>> state.view(1).trick
-((0, 1),)
+((0, 3),)
 >>> state.rollout(seed=1).winners
-frozenset({2})
+frozenset({1})
 """
 
 from __future__ import annotations
@@ -106,8 +106,8 @@ class Fool(Game):
             must split evenly between the players.
         start_player: the seat that leads the first round (the dealer sits to its right).
 
-    >>> Fool(players=6, deck=(20, 19, 17, 12, 4)).hand_size
-    12
+    >>> Fool(players=6, deck=(20, 19, 17, 12, 2)).hand_size
+    11
     >>> Fool(players=4, start_player=4)
     Traceback (most recent call last):
     ...
