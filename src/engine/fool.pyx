@@ -14,6 +14,8 @@
 # The whole position is the struct ``fool_t``; ``copy()`` is a struct copy plus the
 # history buffer.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -389,15 +391,26 @@ cdef int _prototype(fool_t *s, object game) except -1:
 
 cdef list _mask_actions(const uint32_t *m):
     # The actions of a hand-shaped bitset, ascending; W1 repeated once per wild 1.
-    cdef list out = []
-    cdef int c
+    # Filled in place (no appends): legal_actions() is on every Python-driven move.
+    cdef int c, k = 0, wilds = fool_popcount(m[WILD])
     cdef uint32_t w
+    cdef list out = PyList_New(fool_popcount(m[0]) + fool_popcount(m[1])
+                               + fool_popcount(m[2]) + fool_popcount(m[3]) + wilds)
+    cdef object a
     for c in range(4):
         w = m[c]
         while w:
-            out.append(COLOUR_OFFSET[c] + fool_ctz(w))
+            a = COLOUR_OFFSET[c] + fool_ctz(w)
+            Py_INCREF(a)
+            PyList_SET_ITEM(out, k, a)
+            k += 1
             w &= w - 1
-    out.extend([W1] * fool_popcount(m[WILD]))
+    while wilds:
+        a = W1
+        Py_INCREF(a)
+        PyList_SET_ITEM(out, k, a)
+        k += 1
+        wilds -= 1
     return out
 
 
