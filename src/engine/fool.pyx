@@ -85,6 +85,7 @@ COLOUR_LETTERS = "GRYB"
 COLOUR_NAMES = ("green", "red", "yellow", "blue")
 _NAMES = [f"{COLOUR_LETTERS[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"]
 _PARSE = {name: a for a, name in enumerate(_NAMES)}
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.bool_)
 
 # End codes (stats["end"], Fool.end_reasons order).
 cdef enum:
@@ -455,6 +456,7 @@ def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
 
 
 @cython.final
+@cython.freelist(32)
 cdef class FoolState:
     """A position of Fool: every hand, the trick so far, the Fools, the running scores.
 
@@ -546,7 +548,7 @@ cdef class FoolState:
 
     def legal_actions_mask(self):
         """Return a numpy ``bool_`` array of length ``num_actions``, True where legal."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        mask = _NO_ACTIONS.copy()
         if not self.s.over:
             mask[self.legal_actions()] = True
         return mask
