@@ -91,3 +91,19 @@ def test_simulate_matches_reference_rollouts(players: int) -> None:
         assert oracle.end_reason is not None
         assert result.stats["end"][i] == ends[oracle.end_reason]
         assert game.end_reasons[result.stats["end"][i]] == oracle.end_reason
+
+
+def test_reference_replays_the_golden_files() -> None:
+    import json
+    from pathlib import Path
+
+    paths = sorted((Path(__file__).parent / "data").glob("fool_*.json"))
+    assert paths
+    for path in paths:
+        doc = json.loads(path.read_text())
+        oracle = ref.FoolRef(doc["players"], doc["seed"], **doc["options"])
+        parse = {ref.name(kind): kind for kind in range(len(ref.CARDS))}
+        for text in doc["actions"]:
+            oracle.apply(parse[text])
+        assert oracle.over and oracle.scores == doc["scores"]
+        assert oracle.to_dict() == doc["final"]

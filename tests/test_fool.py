@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardcore
 from boardcore.errors import (
@@ -725,6 +727,31 @@ def test_F4_no_fools_on_the_first_trick_so_everyone_plays() -> None:
         play(state, c)
     assert order == [0, 1, 2, 3]
     assert state.to_dict()["fools"] == [3] and state.current_player == 2
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.sampled_from(["G2", "W1", "R23", "B15", "G17", "X", ""]),
+    lambda inner: st.lists(inner, max_size=5),
+    max_leaves=12,
+)
+_FIELDS = ["round", "dealer", "leader", "fools", "trick", "hands", "scores", "plus10",
+           "history", "rng"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=st.sampled_from(_FIELDS), value=_JSON, cut=st.integers(0, 12))
+def test_fuzzed_state_data_loads_safely_or_is_refused(field: str, value: Any, cut: int) -> None:
+    d = _midgame()
+    if field in ("hands", "trick") and isinstance(value, list) and cut < len(d[field]):
+        value = d[field][:cut] + value  # near-valid: a prefix of the real field, then noise
+    d[field] = value
+    try:
+        state = Fool(players=4).state_from_dict(d)
+    except InvalidStateError:
+        return
+    state.rollout(seed=cut)  # whatever loads must play to the end without harm
+    assert state.is_over()
 
 
 # -- golden playthroughs ----------------------------------------------------------------
