@@ -31,6 +31,7 @@ from boardcore.protocol import Outcome, header
 cdef extern from *:
     """
     #if defined(_MSC_VER)
+    #include <intrin.h>
     static __inline int fool_popcount(unsigned int x) {
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
