@@ -9,6 +9,8 @@ against the reference too.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -93,17 +95,21 @@ def test_simulate_matches_reference_rollouts(players: int) -> None:
         assert game.end_reasons[result.stats["end"][i]] == oracle.end_reason
 
 
-def test_reference_replays_the_golden_files() -> None:
-    import json
-    from pathlib import Path
+def test_reference_replays_the_golden_playthroughs() -> None:
+    from tests import golden
 
-    paths = sorted((Path(__file__).parent / "data").glob("fool_*.json"))
-    assert paths
+    paths = sorted(golden.DATA.glob("fool_playthrough_*.json"))
+    assert len(paths) >= 3
+    parse = {ref.name(kind): kind for kind in range(len(ref.CARDS))}
     for path in paths:
-        doc = json.loads(path.read_text())
+        doc = json.loads(path.read_text(encoding="utf-8"))
         oracle = ref.FoolRef(doc["players"], doc["seed"], **doc["options"])
-        parse = {ref.name(kind): kind for kind in range(len(ref.CARDS))}
-        for text in doc["actions"]:
-            oracle.apply(parse[text])
-        assert oracle.over and oracle.scores == doc["scores"]
+        oracle.rollout(doc["player_seed"])
+        assert [ref.name(a) for a in oracle.history] == doc["actions"]
+        assert oracle.scores == doc["outcome"]["scores"]
+        assert sorted(oracle.winners()) == doc["outcome"]["winners"]
         assert oracle.to_dict() == doc["final"]
+        replayed = ref.FoolRef(doc["players"], doc["seed"], **doc["options"])
+        for text in doc["actions"]:
+            replayed.apply(parse[text])
+        assert replayed.to_dict() == doc["final"]

@@ -6,7 +6,6 @@ import copy
 import re
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,8 +21,6 @@ from boardcore.errors import (
     NotationError,
 )
 from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolState, FoolView
-
-DATA = Path(__file__).parent / "data"
 
 
 def card(text: str) -> int:
@@ -752,50 +749,3 @@ def test_fuzzed_state_data_loads_safely_or_is_refused(field: str, value: Any, cu
         return
     state.rollout(seed=cut)  # whatever loads must play to the end without harm
     assert state.is_over()
-
-
-# -- golden playthroughs ----------------------------------------------------------------
-
-GOLDEN = sorted(DATA.glob("fool_*.json"))
-
-
-def test_golden_files_exist() -> None:
-    assert len(GOLDEN) >= 3
-
-
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
-def test_golden_playthrough_replays(path: Path) -> None:
-    doc = json.loads(path.read_text())
-    game = boardcore.make("fool", players=doc["players"], **doc["options"])
-    state = game.new_state(seed=doc["seed"])
-    for text in doc["actions"]:
-        state.apply(state.parse_action(text))
-    assert list(state.scores()) == doc["scores"]
-    assert state.to_dict() == doc["final"]
-    assert doc["actions"] == boardcore.record(state)["actions"]
-
-
-def _write_golden() -> None:
-    """Regenerate the golden files (on purpose only): ``python -m tests.test_fool``."""
-    from boardcore.simulate import derive_seed
-
-    cases = [(4, {}, 11), (7, {}, 22), (8, {"start_player": 3}, 33),
-             (5, {"deck": [12, 12, 12, 13, 5]}, 44)]
-    for players, options, seed in cases:
-        game = boardcore.make("fool", players=players, **options)
-        state = game.new_state(seed=seed)
-        state.rollout(derive_seed(seed, 1, 0))
-        doc = {
-            "seed": seed,
-            "players": players,
-            "options": options,
-            "actions": boardcore.record(state)["actions"],
-            "scores": list(state.scores()),
-            "final": state.to_dict(),
-        }
-        path = DATA / f"fool_{players}p_seed{seed}.json"
-        path.write_text(json.dumps(doc, indent=1) + "\n")
-
-
-if __name__ == "__main__":
-    _write_golden()

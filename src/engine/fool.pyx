@@ -461,8 +461,18 @@ def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
 cdef class FoolState:
     """A position of Fool: every hand, the trick so far, the Fools, the running scores.
 
-    Made by ``Fool.new_state(seed)`` or ``Fool.state_from_dict(data)``; see
-    ``boardcore.fool`` for examples.
+    Made by ``Fool.new_state(seed)`` or ``Fool.state_from_dict(data)``.
+
+    >>> import boardcore
+    >>> state = boardcore.make("fool", players=4).new_state(seed=7)
+    >>> print(str(state).splitlines()[4])
+    > seat 0 [12] G5 G6 G9 G14 R4 R7 R8 R13 Y5 Y9 B8 W1
+    >>> state.apply(state.parse_action("R13"))
+    >>> state.view(1).lead_colour, state.current_player
+    ('red', 1)
+    >>> twin = state.copy()
+    >>> twin.rollout(seed=3) == state.copy().rollout(seed=3)
+    True
     """
 
     cdef fool_t s
