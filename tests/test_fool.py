@@ -749,3 +749,55 @@ def test_fuzzed_state_data_loads_safely_or_is_refused(field: str, value: Any, cu
         return
     state.rollout(seed=cut)  # whatever loads must play to the end without harm
     assert state.is_over()
+
+
+# -- typing -----------------------------------------------------------------------------
+
+FOOL_CONSUMER = '''
+import boardcore
+from boardcore import Outcome
+from boardcore.fool import DECKS, Fool, FoolState, FoolView
+
+game: Fool = Fool(players=7, deck=(9, 9, 9, 9, 3), start_player=2)
+state: FoolState = game.new_state(seed=1)
+legal: list[int] = state.legal_actions()
+state.apply(legal[0])
+card: int = state.parse_action("W1")
+text: str = state.action_to_str(card)
+view: FoolView = state.view(0)
+trick: tuple[tuple[int, int], ...] = view.trick
+colour: str | None = view.lead_colour
+deck: tuple[int, int, int, int, int] = game.deck
+default: tuple[int, int, int, int, int] = DECKS[4]
+twin: FoolState = state.copy()
+outcome: Outcome = twin.rollout(seed=3)
+rounds: int = int(boardcore.simulate(game, 10, seed=1).stats["rounds"].max())
+data: dict[str, object] = state.to_dict()
+again: FoolState = game.state_from_dict(state.to_dict())
+'''
+
+
+def test_mypy_strict_accepts_a_fool_consumer(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    pytest.importorskip("mypy")
+    (tmp_path / "consumer.py").write_text(FOOL_CONSUMER)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+         "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "consumer.py")],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stub_matches_the_compiled_module(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    pytest.importorskip("mypy")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "boardcore._engine.fool"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
