@@ -177,7 +177,6 @@ cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
     # F6: a player holding the lead colour plays it or a wild 1; otherwise any card.
     # m[4] is 1 when W1 is legal.  Returns the number of legal actions.
     cdef const uint32_t *h = s.hand[s.to_move]
-    cdef int c
     if s.lead >= 0 and h[s.lead]:
         m[0] = 0
         m[1] = 0
@@ -381,11 +380,9 @@ cdef int _prototype(fool_t *s, object game) except -1:
             s.deck[k] = COLOUR_OFFSET[c] + v - 2
             s.deck_mask[c] |= (<uint32_t>1) << (v - 2)
             k += 1
-    for v in range(<int>deck[4]):
-        s.deck[k] = W1
-        s.deck_mask[WILD] = (s.deck_mask[WILD] << 1) | 1
-        k += 1
-    s.deck_len = k
+    memset(&s.deck[k], W1, <int>deck[4])
+    s.deck_mask[WILD] = ((<uint32_t>1) << <int>deck[4]) - 1
+    s.deck_len = k + <int>deck[4]
     s.round = 1
     s.dealer = (<int>game.options["start_player"] + s.n - 1) % s.n
     return 0
@@ -447,8 +444,9 @@ def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
     fools = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] w = winners, f = fools
     cdef uint8_t win
+    cdef Py_ssize_t _again
     with nogil:
-        for r in range(repeat):
+        for _again in range(repeat):
             for i in range(n):
                 f[i] = _trick_fools(&seats[i, 0], &cards[i, 0], lengths[i], leads[i],
                                     nfools, &win)

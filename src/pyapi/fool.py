@@ -33,7 +33,7 @@ from boardcore._engine.fool import FoolState
 from boardcore.errors import ConfigurationError
 from boardcore.protocol import Game
 
-__all__ = ["DECKS", "FOOLS_PER_TRICK", "Fool", "FoolState", "FoolView", "NUM_ACTIONS"]
+__all__ = ["DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolState", "FoolView"]
 
 #: Rule F2 as data: players -> highest green, red, yellow and blue value, wild 1s.
 DECKS: Mapping[int, tuple[int, int, int, int, int]] = MappingProxyType({
