@@ -29,7 +29,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport action_index, rollout_seed, seat_index
-from _rng cimport derive_seed, rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
 
@@ -212,7 +212,7 @@ cdef inline bint _has_four(uint64_t m) noexcept nogil:
 
 
 cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
-    cdef int i, p, k
+    cdef int i, p
     cdef uint8_t perm[N_FIELDS]
     memset(s, 0, sizeof(j4f_t))
     rng_seed(&s.rng, seed)
@@ -227,16 +227,16 @@ cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
         s.cell_of[perm[i]] = CELL_BIT[i]
     for i in range(N_BITS):
         s.owner[i] = NO_SEAT
-    k = 0
-    for i in range(1, 20):
-        for p in range(4 if i <= 12 else 1):
-            s.draw[k] = i
-            k += 1
+    # J3: four each of 1..12, one each of 13..19, ascending.
+    for i in range(48):
+        s.draw[i] = i // 4 + 1
+    for i in range(48, DECK_SIZE):
+        s.draw[i] = i - 35
     s.draw_n = DECK_SIZE
     rng_shuffle_u8(&s.rng, s.draw, DECK_SIZE)
     for p in range(s.n_players):
         s.supply[p] = SUPPLY
-        for k in range(HAND_SIZE):
+        for _ in range(HAND_SIZE):
             s.draw_n -= 1
             _hand_insert(s, p, s.draw[s.draw_n])
         _index_hand(s, p)
@@ -498,6 +498,7 @@ cdef j4f_cfg_t _config(object game) except *:
 
 @cython.final
 @cython.freelist(32)
+@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
 cdef class Just4FunState:
     """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
 
