@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import random
 
+import boardcore
 import numpy as np
 import pytest
-
-import boardcore
 from boardcore.simulate import derive_seed
 
 GAME = boardcore.make("fool", players=4)

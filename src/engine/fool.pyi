@@ -2,7 +2,6 @@ from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
-
 from boardcore.fool import Fool, FoolView
 from boardcore.protocol import Outcome
 

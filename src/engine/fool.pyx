@@ -456,6 +456,7 @@ def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
 
 @cython.final
 @cython.freelist(32)
+@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
 cdef class FoolState:
     """A position of Fool: every hand, the trick so far, the Fools, the running scores.
 
