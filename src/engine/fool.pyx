@@ -474,15 +474,12 @@ cdef class FoolState:
     True
     """
 
+    # New objects arrive zeroed (Cython clears fresh and freelist objects alike), so the
+    # history starts empty with no buffer.
     cdef fool_t s
     cdef hist_t hist
     cdef readonly object game
     cdef readonly object seed
-
-    def __cinit__(self):
-        self.hist.buf = NULL
-        self.hist.len = 0
-        self.hist.cap = 0
 
     def __init__(self, *args, **kwargs):
         raise TypeError("FoolState cannot be made directly; use Fool(...).new_state(seed)")
