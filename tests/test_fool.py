@@ -323,6 +323,21 @@ def test_F9_fool_sits_out_the_next_trick_then_rejoins() -> None:
     assert 2 not in order
 
 
+@pytest.mark.parametrize("players", [4, 7])
+def test_F9_a_fool_is_never_the_player_to_act(players: int) -> None:
+    state = Fool(players=players).new_state(seed=players)
+    choice = np.random.default_rng(players)
+    steps = 0
+    while not state.is_over():
+        d = state.to_dict()
+        assert state.current_player not in d["fools"]
+        assert len(d["fools"]) in (0, Fool(players=players).fools_per_trick)
+        legal = state.legal_actions()
+        state.apply(legal[int(choice.integers(len(legal)))])
+        steps += 1
+    assert steps > 50
+
+
 # -- F10 --------------------------------------------------------------------------------
 
 def test_F10_round_ends_with_the_trick_in_which_a_hand_empties() -> None:
@@ -507,6 +522,17 @@ def test_rollout_matches_simulate() -> None:
         assert outcome.winners == frozenset(np.flatnonzero(result.winners[i]))
         assert len(state.history()) == result.lengths[i]
         assert state.to_dict()["round"] == result.stats["rounds"][i]
+
+
+def test_F12_cli_reports_rounds_and_how_games_ended(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardcore import cli
+
+    status = cli.main(["simulate", "fool", "--players", "4", "--games", "200", "--seed", "5",
+                       "--no-progress", "-o", "deck=[9, 9, 9, 9, 4]"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "how games ended:" in out and "minus_80" in out and "six_plus_10" in out
+    assert "rounds: mean" in out
 
 
 # -- options ---------------------------------------------------------------------------
