@@ -728,6 +728,13 @@ def test_tampered_trick_order_and_following_are_refused() -> None:
         position(**base, leader=3)
 
 
+def test_state_from_dict_accepts_dict_subclasses() -> None:
+    from collections import OrderedDict
+
+    d = _midgame()
+    assert Fool(players=4).state_from_dict(OrderedDict(d)).to_dict() == d
+
+
 def test_state_from_dict_refuses_non_dicts() -> None:
     game = Fool(players=4)
     for bad in (None, [], "state", 3):

@@ -724,7 +724,7 @@ cdef class FoolState:
 # ---------------------------------------------------------------------------------------
 # to_dict -> state, with every field checked.
 
-cdef object _field(dict data, str name, type kind):
+cdef object _field(object data, str name, type kind):
     if name not in data:
         raise InvalidStateError(f"state data has no field {name!r}")
     value = data[name]
@@ -733,7 +733,7 @@ cdef object _field(dict data, str name, type kind):
     return value
 
 
-cdef int _seat_field(dict data, str name, int n) except -1:
+cdef int _seat_field(object data, str name, int n) except -1:
     value = _field(data, name, int)
     if not 0 <= value < n:
         raise InvalidStateError(f"field {name!r} is {value!r}, expected a seat in range({n})")
@@ -746,7 +746,7 @@ cdef int _card_field(object text, str name) except -1:
     return _PARSE[text]
 
 
-cdef int _load(FoolState st, object game, dict data) except -1:
+cdef int _load(FoolState st, object game, object data) except -1:
     cdef fool_t *s = &st.s
     cdef int n, p, i, a, c, q, count, played, wilds = 0
     cdef uint32_t seen[WORDS]
