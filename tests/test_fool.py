@@ -377,7 +377,7 @@ def test_F11_wild_1_left_in_hand_costs_five() -> None:
 
 # -- F12 --------------------------------------------------------------------------------
 
-def test_F12_game_ends_at_minus_80_exactly_reached() -> None:
+def test_F12_game_ends_when_a_total_reaches_minus_80() -> None:
     state = position(hands=[["R5"], ["R9", "G17", "G13"], ["R3", "G6"], ["G8"]],
                      fools=(3,), scores=[0, -50, -20, 0], round=3, dealer=1)
     play(state, "R5", "R9", "R3")
