@@ -1,0 +1,948 @@
+# Just4Fun, compiled: the rules of ../shared/rules/just4fun.md (J1-J16).
+#
+# Data layout
+# -----------
+# Cells are bit indices of a 6x7 bitboard, ``bit = row * 7 + col``; column 6 is padding,
+# so a shift by 1 (east), 7 (south), 8 (south-east) or 6 (south-west) never wraps a
+# line around the board edge, and four-in-a-row is four shift-and-ands (J13).
+# Per-player bitboards: ``held`` (J12), ``closed`` (J7/J8: may not place there).
+# Per-cell arrays are indexed by the same bit index (42 slots, 6 unused).
+#
+# Actions are the distinct card multisets that can name a field (1-4 cards, values
+# 1-19 within the deck's multiplicities, sum <= 36), sorted by (sum, size, values), then
+# the exchange as the last action: 3,923 plays + 1 = 3,924 actions.  A hand subset maps
+# to its action through KEY_TO_ACTION, keyed by its ascending values read as base-20
+# digits (values are never 0, so different sizes never collide).
+#
+# Chance, all from the state's own generator, in this order: the "random" layout (a
+# shuffle of 1..36, row-major), then the 55-card deck (ascending) is shuffled; the draw
+# pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
+# When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
+cimport cython
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from _common cimport action_index, rollout_seed, seat_index
+from _rng cimport derive_seed, rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
+
+import numpy as np
+
+from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
+from boardcore.protocol import Outcome, header
+
+cdef enum:
+    WIDTH = 7            # bits per board row (6 fields + 1 padding bit)
+    N_BITS = 42
+    N_FIELDS = 36
+    DECK_SIZE = 55
+    HAND_SIZE = 4
+    SUPPLY = 20
+    MAX_PLAYERS = 4
+    IDLE_LIMIT = 20      # J14: turns in a row without a stone
+    NO_SEAT = 255
+    N_PLAYS = 3923
+    EXCHANGE = 3923
+    N_ACTIONS = 3924
+    MAX_LEGAL = 16       # at most 15 non-empty hand subsets, or the exchange
+    KEY_SPACE = 160000   # 20**4
+    NO_ACTION = 0xFFFF
+
+# End codes (``end`` field); stats["end"] is end - 1, labels in Just4Fun.end_reasons.
+cdef enum:
+    RUNNING = 0
+    END_FOUR_IN_A_ROW = 1
+    END_EXHAUSTION = 2
+    END_EXCHANGE_LIMIT = 3
+
+ctypedef struct j4f_t:
+    rng_t rng
+    uint64_t held[MAX_PLAYERS]       # J12: cells each seat holds
+    uint64_t closed[MAX_PLAYERS]     # J7/J8: cells each seat may not place on
+    uint64_t locked                  # J8
+    uint8_t stones[MAX_PLAYERS][N_BITS]
+    uint8_t owner[N_BITS]            # seat owning a locked cell, else NO_SEAT
+    uint8_t field[N_BITS]            # field number on each cell, 0 on padding
+    uint8_t cell_of[N_FIELDS + 1]    # bit index of field k
+    uint8_t hand[MAX_PLAYERS][HAND_SIZE]   # ascending values
+    uint8_t hand_n[MAX_PLAYERS]
+    uint8_t draw[DECK_SIZE]          # bottom .. top
+    uint8_t discard[DECK_SIZE]       # bottom .. top
+    uint8_t draw_n
+    uint8_t discard_n
+    uint8_t supply[MAX_PLAYERS]
+    uint8_t n_players
+    uint8_t current                  # seat to act, NO_SEAT once over
+    uint8_t idle                     # J14: turns in a row without a stone
+    uint8_t end
+    uint8_t winner                   # J13: the mover who completed four in a row
+    uint8_t returned_on_lock
+
+ctypedef struct j4f_cfg_t:
+    uint8_t n_players
+    uint8_t start_player
+    uint8_t returned_on_lock
+    uint8_t random_layout
+    uint8_t layout[N_FIELDS]         # row-major field numbers when not random
+
+# The action table, filled once at import.
+cdef uint8_t ACTION_SIZE[N_ACTIONS]
+cdef uint8_t ACTION_VALUES[N_ACTIONS][4]
+cdef uint8_t ACTION_SUM[N_ACTIONS]
+cdef uint16_t KEY_TO_ACTION[KEY_SPACE]
+cdef uint64_t ALL_CELLS = 0
+cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
+
+
+def _build_tables():
+    global ALL_CELLS
+    from itertools import combinations_with_replacement
+    plays = []
+    for size in range(1, 5):
+        for values in combinations_with_replacement(range(1, 20), size):
+            if sum(values) > N_FIELDS:
+                continue
+            if any(values.count(v) > (4 if v <= 12 else 1) for v in set(values)):
+                continue
+            plays.append(values)
+    plays.sort(key=lambda t: (sum(t), len(t), t))
+    assert len(plays) == N_PLAYS
+    for i in range(KEY_SPACE):
+        KEY_TO_ACTION[i] = NO_ACTION
+    for a, values in enumerate(plays):
+        ACTION_SIZE[a] = len(values)
+        ACTION_SUM[a] = sum(values)
+        key = 0
+        for k, v in enumerate(values):
+            ACTION_VALUES[a][k] = v
+            key = key * 20 + v
+        KEY_TO_ACTION[key] = a
+    ACTION_SIZE[EXCHANGE] = 0
+    ACTION_SUM[EXCHANGE] = 0
+    for i in range(N_FIELDS):
+        CELL_BIT[i] = (i // 6) * WIDTH + i % 6
+        ALL_CELLS |= (<uint64_t>1) << CELL_BIT[i]
+    return plays
+
+
+PLAYS = tuple(_build_tables())
+DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
+
+
+# ---------------------------------------------------------------------------------
+# The rules, on the C struct.  Inner functions trust their input.
+# ---------------------------------------------------------------------------------
+
+cdef inline bint _has_four(uint64_t m) noexcept nogil:
+    # J13: four held cells in a line, branch-free per direction.
+    cdef uint64_t t
+    cdef uint64_t hit = 0
+    t = m & (m >> 1)
+    hit |= t & (t >> 2)
+    t = m & (m >> WIDTH)
+    hit |= t & (t >> (2 * WIDTH))
+    t = m & (m >> (WIDTH + 1))
+    hit |= t & (t >> (2 * (WIDTH + 1)))
+    t = m & (m >> (WIDTH - 1))
+    hit |= t & (t >> (2 * (WIDTH - 1)))
+    return hit != 0
+
+
+cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
+    cdef int i, p, k
+    cdef uint8_t perm[N_FIELDS]
+    memset(s, 0, sizeof(j4f_t))
+    rng_seed(&s.rng, seed)
+    s.n_players = cfg.n_players
+    s.returned_on_lock = cfg.returned_on_lock
+    for i in range(N_FIELDS):
+        perm[i] = cfg.layout[i] if not cfg.random_layout else i + 1
+    if cfg.random_layout:
+        rng_shuffle_u8(&s.rng, perm, N_FIELDS)
+    for i in range(N_FIELDS):
+        s.field[CELL_BIT[i]] = perm[i]
+        s.cell_of[perm[i]] = CELL_BIT[i]
+    for i in range(N_BITS):
+        s.owner[i] = NO_SEAT
+    k = 0
+    for i in range(1, 20):
+        for p in range(4 if i <= 12 else 1):
+            s.draw[k] = i
+            k += 1
+    s.draw_n = DECK_SIZE
+    rng_shuffle_u8(&s.rng, s.draw, DECK_SIZE)
+    for p in range(s.n_players):
+        s.supply[p] = SUPPLY
+        for k in range(HAND_SIZE):
+            s.draw_n -= 1
+            _hand_insert(s, p, s.draw[s.draw_n])
+    s.current = cfg.start_player
+    s.end = RUNNING
+    s.winner = NO_SEAT
+
+
+cdef inline void _hand_insert(j4f_t *s, int p, uint8_t v) noexcept nogil:
+    # Keep the hand ascending: hands are multisets, this is their canonical order.
+    cdef int i = s.hand_n[p]
+    while i > 0 and s.hand[p][i - 1] > v:
+        s.hand[p][i] = s.hand[p][i - 1]
+        i -= 1
+    s.hand[p][i] = v
+    s.hand_n[p] += 1
+
+
+cdef inline void _discard(j4f_t *s, uint8_t v) noexcept nogil:
+    s.discard[s.discard_n] = v
+    s.discard_n += 1
+
+
+cdef void _draw_up(j4f_t *s, int p) noexcept nogil:
+    # J9: draw back to 4; the moment the draw pile is empty, the discard pile becomes
+    # the new draw pile, shuffled.
+    while s.hand_n[p] < HAND_SIZE:
+        s.draw_n -= 1
+        _hand_insert(s, p, s.draw[s.draw_n])
+        if s.draw_n == 0:
+            memcpy(s.draw, s.discard, s.discard_n)
+            s.draw_n = s.discard_n
+            s.discard_n = 0
+            rng_shuffle_u8(&s.rng, s.draw, s.draw_n)
+
+
+cdef int _legal(const j4f_t *s, uint16_t *out) noexcept nogil:
+    """Write the legal actions of the seat to act, ascending; return their number."""
+    cdef int p = s.current
+    cdef int n = s.hand_n[p]
+    cdef int mask, i, j, count = 0
+    cdef uint32_t key
+    cdef uint16_t a, tmp
+    cdef uint64_t open_cells
+    if s.end != RUNNING:
+        return 0
+    open_cells = ~s.closed[p]
+    for mask in range(1, 1 << n):
+        key = 0
+        for i in range(n):
+            if mask & (1 << i):
+                key = key * 20 + s.hand[p][i]
+        a = KEY_TO_ACTION[key]
+        # J6: sums above 36 name no field; J7/J8: the field must be open to the mover.
+        if a == NO_ACTION or not (open_cells >> s.cell_of[ACTION_SUM[a]]) & 1:
+            continue
+        # Insert ascending, dropping duplicates (equal values from other hand slots).
+        j = count
+        while j > 0 and out[j - 1] > a:
+            j -= 1
+        if j > 0 and out[j - 1] == a:
+            continue
+        i = count
+        while i > j:
+            out[i] = out[i - 1]
+            i -= 1
+        out[j] = a
+        count += 1
+    if count == 0:
+        out[0] = EXCHANGE    # J10
+        count = 1
+    return count
+
+
+cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
+    # After seat p placed on cell c: lock (J8), holder (J12), closures (J7) of c.
+    cdef int q, r
+    cdef int n = s.n_players
+    cdef uint64_t bit = (<uint64_t>1) << c
+    cdef int mine = s.stones[p][c]
+    cdef int best, best_seat
+    cdef bint lock = True
+    for q in range(n):
+        if q != p and s.stones[q][c] + 2 > mine:
+            lock = False
+    if lock:
+        s.locked |= bit
+        s.owner[c] = p
+        for q in range(n):
+            if q != p:
+                if s.returned_on_lock:
+                    s.supply[q] += s.stones[q][c]
+                s.stones[q][c] = 0
+            s.closed[q] |= bit
+            s.held[q] &= ~bit
+        s.held[p] |= bit
+        return
+    best = -1
+    best_seat = NO_SEAT
+    for q in range(n):
+        if s.stones[q][c] > best:
+            best = s.stones[q][c]
+            best_seat = q
+        elif s.stones[q][c] == best:
+            best_seat = NO_SEAT
+    for q in range(n):
+        s.held[q] &= ~bit
+        s.closed[q] &= ~bit
+        for r in range(n):
+            if r != q and s.stones[r][c] >= s.stones[q][c] + 2:
+                s.closed[q] |= bit
+    if best_seat != NO_SEAT:
+        s.held[best_seat] |= bit
+
+
+cdef inline bint _can_take_turn(const j4f_t *s, int q) noexcept nogil:
+    # J11: a seat with stones left and some field open to it.
+    return s.supply[q] > 0 and (s.closed[q] & ALL_CELLS) != ALL_CELLS
+
+
+cdef void _apply(j4f_t *s, int a) noexcept nogil:
+    """Apply a legal action of the seat to act."""
+    cdef int p = s.current
+    cdef int n = s.n_players
+    cdef int i, j, k, c, q
+    cdef uint8_t v
+    if a == EXCHANGE:
+        # J10: discard the whole hand, draw 4, no stone.
+        for i in range(s.hand_n[p]):
+            _discard(s, s.hand[p][i])
+        s.hand_n[p] = 0
+        _draw_up(s, p)
+        s.idle += 1
+    else:
+        # J6: play the multiset; remove each value once from the ascending hand.
+        for k in range(ACTION_SIZE[a]):
+            v = ACTION_VALUES[a][k]
+            for i in range(s.hand_n[p]):
+                if s.hand[p][i] == v:
+                    for j in range(i, s.hand_n[p] - 1):
+                        s.hand[p][j] = s.hand[p][j + 1]
+                    s.hand_n[p] -= 1
+                    break
+            _discard(s, v)
+        c = s.cell_of[ACTION_SUM[a]]
+        s.stones[p][c] += 1
+        s.supply[p] -= 1
+        s.idle = 0
+        _settle_cell(s, c, p)
+        if _has_four(s.held[p]):
+            # J13: the mover wins at once, before drawing.
+            s.end = END_FOUR_IN_A_ROW
+            s.winner = p
+            s.current = NO_SEAT
+            return
+        _draw_up(s, p)
+    if s.idle >= IDLE_LIMIT:
+        s.end = END_EXCHANGE_LIMIT          # J14 safety valve
+        s.current = NO_SEAT
+        return
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if _can_take_turn(s, q):
+            s.current = q
+            return
+    s.end = END_EXHAUSTION                  # J14: nobody can take a turn
+    s.current = NO_SEAT
+
+
+cdef void _scores(const j4f_t *s, int64_t *out) noexcept nogil:
+    # J15: the sum of the numbers of the fields each seat holds.
+    cdef int p, c
+    cdef uint64_t m
+    for p in range(s.n_players):
+        out[p] = 0
+        m = s.held[p]
+        for c in range(N_BITS):
+            if (m >> c) & 1:
+                out[p] += s.field[c]
+
+
+cdef void _winners(const j4f_t *s, uint8_t *out) noexcept nogil:
+    # J13: the mover who made four in a row; else J16: the highest score, ties broken by
+    # the highest-numbered field held; tied players holding nothing share.
+    cdef int64_t sc[MAX_PLAYERS]
+    cdef int p, c, best_field, best_seat
+    cdef int64_t top = -1
+    for p in range(s.n_players):
+        out[p] = 0
+    if s.end == END_FOUR_IN_A_ROW:
+        out[s.winner] = 1
+        return
+    _scores(s, sc)
+    for p in range(s.n_players):
+        if sc[p] > top:
+            top = sc[p]
+    best_field = 0
+    best_seat = NO_SEAT
+    for p in range(s.n_players):
+        if sc[p] == top:
+            for c in range(N_BITS):
+                if (s.held[p] >> c) & 1 and s.field[c] > best_field:
+                    best_field = s.field[c]
+                    best_seat = p
+    if best_seat != NO_SEAT:
+        out[best_seat] = 1
+    else:
+        for p in range(s.n_players):
+            out[p] = sc[p] == top
+
+
+cdef int _play_out(j4f_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
+                   Py_ssize_t *hist_cap) noexcept nogil:
+    """Play uniformly random legal actions to the end; return how many were played.
+
+    When ``hist`` is not NULL the actions are appended to that growable buffer (a
+    failed allocation stops recording and returns -1).
+    """
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int n, played = 0
+    cdef uint16_t a
+    while s.end == RUNNING:
+        n = _legal(s, legal)
+        a = legal[rng_bounded(player, <uint32_t>n)]
+        if hist != NULL:
+            if hist_n[0] == hist_cap[0] and _grow(hist, hist_cap) < 0:
+                return -1
+            hist[0][hist_n[0]] = a
+            hist_n[0] += 1
+        _apply(s, a)
+        played += 1
+    return played
+
+
+cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
+    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 64
+    cdef uint16_t *p = <uint16_t *>realloc(buf[0], new_cap * sizeof(uint16_t))
+    if p == NULL:
+        return -1
+    buf[0] = p
+    cap[0] = new_cap
+    return 0
+
+
+cdef j4f_cfg_t _config(object game) except *:
+    cdef j4f_cfg_t cfg
+    cdef int i
+    memset(&cfg, 0, sizeof(cfg))
+    cfg.n_players = game.num_players
+    cfg.start_player = game.options["start_player"]
+    cfg.returned_on_lock = game.options["returned_on_lock"]
+    layout = game._layout
+    cfg.random_layout = layout is None
+    if layout is not None:
+        for i in range(N_FIELDS):
+            cfg.layout[i] = layout[i]
+    return cfg
+
+
+# ---------------------------------------------------------------------------------
+# The public state class.
+# ---------------------------------------------------------------------------------
+
+@cython.final
+cdef class Just4FunState:
+    """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
+
+    >>> import boardcore
+    >>> state = boardcore.make("just4fun", players=2).new_state(seed=3)
+    >>> state.current_player, len(state.view(0).hand)
+    (0, 4)
+    """
+
+    cdef j4f_t s
+    cdef uint16_t *hist
+    cdef Py_ssize_t hist_n
+    cdef Py_ssize_t hist_cap
+    cdef readonly object game
+    cdef readonly object seed
+
+    def __cinit__(self):
+        self.hist = NULL
+        self.hist_n = 0
+        self.hist_cap = 0
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
+
+    @staticmethod
+    def _new(game, seed):
+        cdef Just4FunState st = Just4FunState.__new__(Just4FunState)
+        cdef j4f_cfg_t cfg = _config(game)
+        st.game = game
+        st.seed = seed
+        _init(&st.s, &cfg, <uint64_t>seed)
+        return st
+
+    # -- the move loop ------------------------------------------------------------
+
+    @property
+    def current_player(self):
+        """The seat to act, or ``None`` once the game is over."""
+        return None if self.s.current == NO_SEAT else self.s.current
+
+    def legal_actions(self):
+        """Return the legal actions, ascending (empty once the game is over)."""
+        cdef uint16_t legal[MAX_LEGAL]
+        cdef int i
+        cdef int n = _legal(&self.s, legal)
+        return [legal[i] for i in range(n)]
+
+    def legal_actions_mask(self):
+        """Return a ``bool`` array of length ``num_actions``, True where legal."""
+        cdef uint16_t legal[MAX_LEGAL]
+        cdef int i
+        cdef int n = _legal(&self.s, legal)
+        mask = np.zeros(N_ACTIONS, dtype=np.uint8)
+        cdef uint8_t[::1] m = mask
+        for i in range(n):
+            m[legal[i]] = 1
+        return mask.view(np.bool_)
+
+    def apply(self, action):
+        """Apply a legal action (an int); anything else raises and changes nothing.
+
+        Raises:
+            TypeError: ``action`` is not an integer (bool, float and str included).
+            IllegalActionError: the action is not legal here, or the game is over.
+        """
+        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
+        cdef uint16_t legal[MAX_LEGAL]
+        cdef int n = _legal(&self.s, legal)
+        cdef int i
+        for i in range(n):
+            if legal[i] == a:
+                break
+        else:
+            self._refuse(action, legal, n)
+        if self.hist_n == self.hist_cap and _grow(&self.hist, &self.hist_cap) < 0:
+            raise MemoryError()
+        self.hist[self.hist_n] = <uint16_t>a
+        self.hist_n += 1
+        _apply(&self.s, <int>a)
+
+    cdef int _refuse(self, object action, uint16_t *legal, int n) except -1:
+        if self.s.end != RUNNING:
+            raise IllegalActionError(f"illegal action {action!r}: the game is over")
+        allowed = ", ".join(f"{legal[i]} ({_notation(legal[i])})" for i in range(n))
+        raise IllegalActionError(
+            f"illegal action {action!r} ({_notation(action)}) for seat {self.s.current}; "
+            f"legal: {allowed}"
+        )
+
+    def is_over(self):
+        """Return True once the game has ended (J13/J14)."""
+        return self.s.end != RUNNING
+
+    def scores(self):
+        """Return each seat's held-field sum (J15), the running score."""
+        cdef int64_t sc[MAX_PLAYERS]
+        _scores(&self.s, sc)
+        return tuple([sc[p] for p in range(self.s.n_players)])
+
+    def outcome(self):
+        """Return ``None`` until the game is over, then its ``Outcome`` (J13, J16)."""
+        cdef uint8_t w[MAX_PLAYERS]
+        if self.s.end == RUNNING:
+            return None
+        _winners(&self.s, w)
+        return Outcome(
+            scores=self.scores(),
+            winners=frozenset([p for p in range(self.s.n_players) if w[p]]),
+        )
+
+    def rollout(self, seed=None):
+        """Play uniformly random legal actions to the end, in place; return the outcome.
+
+        Args:
+            seed: the random player's seed (``None`` draws one from the OS).
+        """
+        cdef rng_t player
+        cdef int done
+        rng_seed(&player, rollout_seed(seed))
+        with nogil:
+            done = _play_out(&self.s, &player, &self.hist, &self.hist_n, &self.hist_cap)
+        if done < 0:
+            raise MemoryError()
+        return self.outcome()
+
+    # -- copies, history, records ---------------------------------------------------
+
+    def copy(self):
+        """Return an independent copy (a struct copy plus the history buffer)."""
+        cdef Just4FunState c = Just4FunState.__new__(Just4FunState)
+        c.s = self.s
+        c.game = self.game
+        c.seed = self.seed
+        if self.hist_n:
+            c.hist = <uint16_t *>malloc(self.hist_n * sizeof(uint16_t))
+            if c.hist == NULL:
+                raise MemoryError()
+            memcpy(c.hist, self.hist, self.hist_n * sizeof(uint16_t))
+            c.hist_n = c.hist_cap = self.hist_n
+        return c
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def history(self):
+        """Return the actions applied since ``new_state``, in order."""
+        return [self.hist[i] for i in range(self.hist_n)]
+
+    def __reduce__(self):
+        return (_restore, (self.game, self.to_dict()))
+
+    # -- notation -------------------------------------------------------------------
+
+    def action_to_str(self, action):
+        """Return the notation of an action: ``5+11+13`` (ascending) or ``exchange``."""
+        return _notation(action_index(action, N_ACTIONS))
+
+    def parse_action(self, text):
+        """Return the action written ``text`` (values in any order, or ``exchange``).
+
+        The result is an action of the encoding; whether it is legal here is
+        ``apply``'s to say.
+
+        Raises:
+            NotationError: ``text`` is not a play of 1-4 cards naming a field, nor
+                ``exchange``.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"notation must be a str, not {text!r}")
+        t = text.strip().lower()
+        if t == "exchange":
+            return EXCHANGE
+        parts = t.split("+")
+        if not 1 <= len(parts) <= 4 or not all(p.strip().isdigit() for p in parts):
+            raise NotationError(
+                f"bad notation {text!r}: write 1-4 card values joined by '+', "
+                f"like '5+11+13', or 'exchange'"
+            )
+        values = sorted(int(p) for p in parts)
+        if any(not 1 <= v <= 19 for v in values):
+            raise NotationError(f"bad notation {text!r}: card values are 1..19")
+        key = 0
+        for v in values:
+            key = key * 20 + v
+        a = KEY_TO_ACTION[key]
+        if a == NO_ACTION:
+            raise NotationError(
+                f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
+                f"within the deck (four each of 1-12, one each of 13-19)"
+            )
+        return a
+
+    # -- what a seat may see, and the whole state -----------------------------------
+
+    def view(self, player):
+        """Return what seat ``player`` may see: everything but other hands and the draw order."""
+        from boardcore.just4fun import Just4FunView
+        cdef int p = seat_index(player, self.s.n_players)
+        return Just4FunView(
+            player=p,
+            current_player=self.current_player,
+            layout=tuple(self._layout()),
+            stones=tuple(tuple(row) for row in self._stones()),
+            owners=tuple(self._owners()),
+            supplies=tuple([self.s.supply[q] for q in range(self.s.n_players)]),
+            hand=tuple([self.s.hand[p][i] for i in range(self.s.hand_n[p])]),
+            hand_sizes=tuple([self.s.hand_n[q] for q in range(self.s.n_players)]),
+            draw_pile_size=self.s.draw_n,
+            discard_pile=tuple([self.s.discard[i] for i in range(self.s.discard_n)]),
+            scores=self.scores(),
+            idle_turns=self.s.idle,
+            is_over=self.s.end != RUNNING,
+        )
+
+    cdef list _layout(self):
+        return [self.s.field[CELL_BIT[i]] for i in range(N_FIELDS)]
+
+    cdef list _stones(self):
+        return [[self.s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)]
+                for q in range(self.s.n_players)]
+
+    cdef list _owners(self):
+        return [None if self.s.owner[CELL_BIT[i]] == NO_SEAT else self.s.owner[CELL_BIT[i]]
+                for i in range(N_FIELDS)]
+
+    def to_dict(self):
+        """Return the whole state as a JSON-safe dict (schema: docs/games/just4fun.md)."""
+        d = header(self)
+        d.update(
+            layout=self._layout(),
+            stones=self._stones(),
+            owners=self._owners(),
+            supplies=[self.s.supply[q] for q in range(self.s.n_players)],
+            hands=[[self.s.hand[q][i] for i in range(self.s.hand_n[q])]
+                   for q in range(self.s.n_players)],
+            draw_pile=[self.s.draw[i] for i in range(self.s.draw_n)],
+            discard_pile=[self.s.discard[i] for i in range(self.s.discard_n)],
+            current_player=self.current_player,
+            idle_turns=self.s.idle,
+            rng=[self.s.rng.s[i] for i in range(4)],
+            history=self.history(),
+        )
+        return d
+
+    @staticmethod
+    def _from_dict(game, data):
+        cdef Just4FunState st = Just4FunState.__new__(Just4FunState)
+        st.game = game
+        st.seed = data["seed"]
+        _load(&st.s, game, data)
+        hist = _int_list(data, "history", 0, N_ACTIONS - 1)
+        if hist:
+            st.hist = <uint16_t *>malloc(len(hist) * sizeof(uint16_t))
+            if st.hist == NULL:
+                raise MemoryError()
+            for i, a in enumerate(hist):
+                st.hist[i] = a
+            st.hist_n = st.hist_cap = len(hist)
+        return st
+
+    # -- pictures -------------------------------------------------------------------
+
+    def __repr__(self):
+        seat = "over" if self.s.end != RUNNING else f"seat {self.s.current} to act"
+        return (f"<Just4FunState players={self.s.n_players} {seat} "
+                f"move={self.hist_n}>")
+
+    def __str__(self):
+        return _picture(self)
+
+    # -- the batch kernel -----------------------------------------------------------
+
+    @staticmethod
+    def _simulate_chunk(game, seed, Py_ssize_t start, Py_ssize_t stop,
+                        int64_t[:, ::1] scores, uint8_t[:, ::1] winners,
+                        int64_t[::1] lengths, int64_t[:, ::1] stats):
+        cdef j4f_cfg_t cfg = _config(game)
+        cdef uint64_t batch_seed = seed
+        cdef j4f_t s
+        cdef rng_t player
+        cdef Py_ssize_t g
+        cdef int p
+        cdef int64_t sc[MAX_PLAYERS]
+        cdef uint8_t w[MAX_PLAYERS]
+        with nogil:
+            for g in range(start, stop):
+                _init(&s, &cfg, derive_seed(batch_seed, 0, <uint64_t>g))
+                rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
+                lengths[g] = _play_out(&s, &player, NULL, NULL, NULL)
+                _scores(&s, sc)
+                _winners(&s, w)
+                for p in range(cfg.n_players):
+                    scores[g, p] = sc[p]
+                    winners[g, p] = w[p]
+                stats[g, 0] = s.end - 1
+
+
+def _bench_line_check(const uint64_t[::1] masks, int repeats):
+    """Run the J13 four-in-a-row check over ``masks`` ``repeats`` times (a kernel bench).
+
+    Returns how many checks found a line, so the work cannot be optimised away.
+    """
+    cdef Py_ssize_t i, n = masks.shape[0]
+    cdef int r
+    cdef int64_t hits = 0
+    with nogil:
+        for r in range(repeats):
+            for i in range(n):
+                hits += _has_four(masks[i] ^ <uint64_t>r)
+    return hits
+
+
+def _restore(game, data):
+    return game.state_from_dict(data)
+
+
+def _notation(action):
+    a = int(action)
+    if a == EXCHANGE:
+        return "exchange"
+    return "+".join(str(v) for v in PLAYS[a])
+
+
+# ---------------------------------------------------------------------------------
+# Loading a to_dict document: every field checked, nothing trusted.
+# ---------------------------------------------------------------------------------
+
+def _field(data, name):
+    if name not in data:
+        raise InvalidStateError(f"state data has no field {name!r}")
+    return data[name]
+
+
+def _int_list(data, name, lo, hi, length=None):
+    value = _field(data, name)
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        want = f"a list of {length}" if length is not None else "a list"
+        raise InvalidStateError(f"field {name!r} must be {want} ints, not {value!r}")
+    for x in value:
+        if type(x) is not int or not lo <= x <= hi:
+            raise InvalidStateError(f"field {name!r} holds {x!r}; allowed ints {lo}..{hi}")
+    return value
+
+
+def _int_field(data, name, lo, hi):
+    value = _field(data, name)
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidStateError(f"field {name!r} is {value!r}; allowed ints {lo}..{hi}")
+    return value
+
+
+cdef int _load(j4f_t *s, object game, dict data) except -1:
+    cdef int n = game.num_players
+    cdef int p, i, c, q
+    memset(s, 0, sizeof(j4f_t))
+    s.n_players = n
+    s.returned_on_lock = game.options["returned_on_lock"]
+    s.winner = NO_SEAT
+    layout = _int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
+    if sorted(layout) != list(range(1, N_FIELDS + 1)):
+        raise InvalidStateError(f"field 'layout' is not a permutation of 1..36: {layout!r}")
+    if game._layout is not None and tuple(layout) != game._layout:
+        raise InvalidStateError("field 'layout' differs from the game's layout option")
+    for i in range(N_FIELDS):
+        s.field[CELL_BIT[i]] = layout[i]
+        s.cell_of[layout[i]] = CELL_BIT[i]
+    stones = _field(data, "stones")
+    if not isinstance(stones, list) or len(stones) != n:
+        raise InvalidStateError(f"field 'stones' must hold {n} lists of 36 counts")
+    for p in range(n):
+        row = _int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
+        for i in range(N_FIELDS):
+            s.stones[p][CELL_BIT[i]] = row[i]
+    owners = _field(data, "owners")
+    if not isinstance(owners, list) or len(owners) != N_FIELDS:
+        raise InvalidStateError("field 'owners' must be a list of 36 seats or nulls")
+    supplies = _int_list(data, "supplies", 0, SUPPLY, n)
+    for p in range(n):
+        s.supply[p] = supplies[p]
+        if s.supply[p] + sum(stones[p]) > SUPPLY:
+            raise InvalidStateError(
+                f"field 'supplies': seat {p} has more than {SUPPLY} stones in all")
+    for i in range(N_FIELDS):
+        c = CELL_BIT[i]
+        o = owners[i]
+        s.owner[c] = NO_SEAT
+        if o is not None:
+            if type(o) is not int or not 0 <= o < n:
+                raise InvalidStateError(f"field 'owners' holds {o!r}; allowed seats or null")
+            if any(stones[q][i] for q in range(n) if q != o) or stones[o][i] < 2:
+                raise InvalidStateError(
+                    f"field 'owners': locked field {layout[i]} must hold only its owner's "
+                    f"stones (at least 2)")
+            s.owner[c] = o
+        else:
+            for q in range(n):
+                if all(stones[q][i] >= stones[r][i] + 2 for r in range(n) if r != q):
+                    raise InvalidStateError(
+                        f"field 'stones': seat {q} leads field {layout[i]} by 2 but it "
+                        f"is not locked")
+    hands = _field(data, "hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise InvalidStateError(f"field 'hands' must hold {n} lists of card values")
+    cards = []
+    for p in range(n):
+        hand = _int_list({"hands": hands[p]}, "hands", 1, 19)
+        if len(hand) > HAND_SIZE or hand != sorted(hand):
+            raise InvalidStateError(
+                f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
+        s.hand_n[p] = len(hand)
+        for i in range(len(hand)):
+            s.hand[p][i] = hand[i]
+        cards += hand
+    draw = _int_list(data, "draw_pile", 1, 19)
+    discard = _int_list(data, "discard_pile", 1, 19)
+    if sorted(cards + draw + discard) != list(DECK):
+        raise InvalidStateError(
+            "fields 'hands', 'draw_pile' and 'discard_pile' together must be the 55-card deck")
+    if not draw:
+        raise InvalidStateError("field 'draw_pile' is empty; it is refilled the moment it empties")
+    s.draw_n = len(draw)
+    s.discard_n = len(discard)
+    for i in range(len(draw)):
+        s.draw[i] = draw[i]
+    for i in range(len(discard)):
+        s.discard[i] = discard[i]
+    s.idle = _int_field(data, "idle_turns", 0, IDLE_LIMIT)
+    rng = _int_list(data, "rng", 0, 2**64 - 1, 4)
+    if not any(rng):
+        raise InvalidStateError("field 'rng' must not be all zero")
+    for i in range(4):
+        s.rng.s[i] = rng[i]
+    # Derived bitboards (J7, J8, J12), then the end conditions (J13, J14).
+    for i in range(N_FIELDS):
+        c = CELL_BIT[i]
+        if s.owner[c] != NO_SEAT:
+            _settle_cell(s, c, s.owner[c])
+        else:
+            for q in range(n):
+                if s.stones[q][c]:
+                    _settle_cell(s, c, q)
+                    break
+    for p in range(n):
+        if _has_four(s.held[p]):
+            s.end = END_FOUR_IN_A_ROW
+            s.winner = p
+    current = _field(data, "current_player")
+    if s.end == RUNNING and s.idle >= IDLE_LIMIT:
+        s.end = END_EXCHANGE_LIMIT
+    if s.end == RUNNING and not any(_can_take_turn(s, q) for q in range(n)):
+        s.end = END_EXHAUSTION
+    if s.end != RUNNING:
+        if current is not None:
+            raise InvalidStateError(
+                f"field 'current_player' is {current!r}, but the game is over (expected null)")
+        s.current = NO_SEAT
+        return 0
+    if type(current) is not int or not 0 <= current < n:
+        raise InvalidStateError(
+            f"field 'current_player' is {current!r}; allowed seats 0..{n - 1}")
+    if not _can_take_turn(s, current):
+        raise InvalidStateError(f"field 'current_player': seat {current} cannot take a turn")
+    for p in range(n):
+        if s.hand_n[p] != HAND_SIZE:
+            raise InvalidStateError(f"field 'hands': seat {p} must hold 4 cards mid-game")
+    s.current = current
+    return 0
+
+
+# ---------------------------------------------------------------------------------
+# str(): the board with stacks and locks.
+# ---------------------------------------------------------------------------------
+
+def _picture(Just4FunState st):
+    cdef j4f_t *s = &st.s
+    n = s.n_players
+    lines = [repr(st)]
+    lines.append("each field: number, then its stones by seat (. = none); "
+                 "#k = locked for seat k")
+    for r in range(6):
+        cells = []
+        for col in range(6):
+            c = r * WIDTH + col
+            if s.owner[c] != NO_SEAT:
+                stack = f"#{s.owner[c]}:{s.stones[s.owner[c]][c]}".ljust(n + 1)
+            else:
+                stack = "".join(
+                    "." if s.stones[q][c] == 0 else "0123456789abcdefghijk"[s.stones[q][c]]
+                    for q in range(n)
+                ) + " "
+            cells.append(f"{s.field[c]:>2} {stack}")
+        lines.append(" | ".join(cells))
+    sc = st.scores()
+    for q in range(n):
+        mark = ">" if q == s.current else " "
+        hand = " ".join(str(s.hand[q][i]) for i in range(s.hand_n[q]))
+        lines.append(f"{mark} seat {q}: supply {s.supply[q]:>2}, score {sc[q]:>3}, hand {hand}")
+    top = s.discard[s.discard_n - 1] if s.discard_n else "-"
+    lines.append(f"draw pile {s.draw_n}, discard pile {s.discard_n} (top {top}), "
+                 f"turns without a stone {s.idle}")
+    if s.end != RUNNING:
+        lines.append(f"over: {st.outcome()}")
+    return "\n".join(lines)

@@ -1,0 +1,208 @@
+"""Conformance: every game in ``boardcore.GAMES`` meets every line of docs/api.md.
+
+Random seeded games are played for every player count, and the whole State contract
+is checked at every step.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import boardcore
+from boardcore import IllegalActionError, Outcome
+from boardcore.simulate import derive_seed
+from tests.conftest import player_counts, random_walk
+
+GAMES_PER_COUNT = 3
+
+
+def check_step(state: Any) -> None:
+    """Every api.md State line that can be checked on one position."""
+    game = state.game
+    n = game.num_players
+    legal = state.legal_actions()
+    over = state.is_over()
+    assert isinstance(over, bool)
+    # current_player / legal_actions / mask
+    if over:
+        assert state.current_player is None
+        assert legal == []
+    else:
+        assert type(state.current_player) is int and 0 <= state.current_player < n
+        assert legal, "a running game has at least one legal action"
+    assert all(type(a) is int for a in legal)
+    assert legal == sorted(set(legal))
+    assert all(0 <= a < game.num_actions for a in legal)
+    mask = state.legal_actions_mask()
+    assert isinstance(mask, np.ndarray) and mask.dtype == np.bool_
+    assert mask.shape == (game.num_actions,)
+    assert list(np.flatnonzero(mask)) == legal
+    # notation: exact inverses
+    for a in legal:
+        text = state.action_to_str(a)
+        assert isinstance(text, str) and text
+        assert state.parse_action(text) == a
+    # scores / outcome
+    scores = state.scores()
+    assert isinstance(scores, tuple) and len(scores) == n
+    assert all(type(x) is int for x in scores)
+    outcome = state.outcome()
+    if over:
+        assert isinstance(outcome, Outcome)
+        assert outcome.scores == scores
+        assert outcome.winners and outcome.winners <= set(range(n))
+    else:
+        assert outcome is None
+    # views: frozen dataclasses, one per seat
+    for p in range(n):
+        view = state.view(p)
+        assert dataclasses.is_dataclass(view)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            view.player = p  # type: ignore[misc]
+        assert view.player == p
+    # text pictures
+    assert isinstance(str(state), str) and str(state)
+    assert game.name.replace("_", "").lower() in repr(state).replace("_", "").lower()
+
+
+def check_illegal_changes_nothing(state: Any) -> None:
+    before = state.to_dict()
+    legal = set(state.legal_actions())
+    illegal = [a for a in range(state.game.num_actions) if a not in legal][:3]
+    for a in illegal + [state.game.num_actions, -1]:
+        with pytest.raises(IllegalActionError):
+            state.apply(a)
+        assert state.to_dict() == before
+
+
+def check_round_trips(state: Any) -> None:
+    game = state.game
+    d = state.to_dict()
+    assert json.loads(json.dumps(d)) == d, "to_dict is JSON-safe"
+    for other in (
+        game.state_from_dict(json.loads(json.dumps(d))),
+        pickle.loads(pickle.dumps(state)),
+        state.copy(),
+        copy.deepcopy(state),
+    ):
+        assert other.to_dict() == d
+        assert other.history() == state.history()
+        assert other.seed == state.seed
+        assert other.game == game
+        if not state.is_over():
+            # it continues exactly like the original
+            a = state.legal_actions()[-1]
+            twin = state.copy()
+            other.apply(a)
+            twin.apply(a)
+            assert other.to_dict() == twin.to_dict()
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_every_step_meets_the_contract(name: str) -> None:
+    for players in player_counts(name):
+        game = boardcore.make(name, players=players)
+        for g in range(GAMES_PER_COUNT):
+            rng = random.Random(f"{name}-{players}-{g}")
+            state = game.new_state(seed=rng.getrandbits(64))
+            applied: list[int] = []
+            check_step(state)
+            for step, action in enumerate(random_walk(state, rng)):
+                applied.append(action)
+                if step % 7 == 0:
+                    check_illegal_changes_nothing(state)
+                    check_round_trips(state)
+                check_step(state)
+            # the walk applied the last action after yielding it
+            check_step(state)
+            assert state.history() == applied
+            check_illegal_changes_nothing(state)
+            check_round_trips(state)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_game_configuration(name: str) -> None:
+    counts = player_counts(name)
+    cls = type(boardcore.make(name, players=counts[0]))
+    assert cls.name == name
+    assert (cls.min_players, cls.max_players) == (counts[0], counts[-1])
+    game = boardcore.make(name, players=counts[0])
+    assert game == cls(players=counts[0])
+    assert hash(game) == hash(cls(players=counts[0]))
+    assert game.num_players == counts[0]
+    assert type(game.rules_version) is int and game.rules_version >= 1
+    assert set(game.options) == set(cls.option_defaults)
+    with pytest.raises(TypeError):
+        game.options["x"] = 1  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert game.num_actions > 0
+    assert repr(game).startswith(cls.__name__ + "(")
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_new_state_seed(name: str) -> None:
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    a, b = game.new_state(seed=99), game.new_state(seed=99)
+    assert a.seed == 99 and a.to_dict() == b.to_dict()
+    fresh = game.new_state()
+    assert type(fresh.seed) is int and 0 <= fresh.seed < 2**64
+    assert game.new_state(seed=np.uint64(2**64 - 1)).seed == 2**64 - 1
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_numpy_integers_are_actions(name: str) -> None:
+    state = boardcore.make(name, players=player_counts(name)[0]).new_state(seed=5)
+    twin = state.copy()
+    a = state.legal_actions()[0]
+    state.apply(np.int64(a))
+    twin.apply(a)
+    assert state.to_dict() == twin.to_dict()
+    assert state.history() == [a] and type(state.history()[0]) is int
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_copy_is_independent(name: str) -> None:
+    state = boardcore.make(name, players=player_counts(name)[0]).new_state(seed=8)
+    before = state.to_dict()
+    twin = state.copy()
+    twin.rollout(seed=1)
+    assert twin.is_over()
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_rollout_is_simulate(name: str) -> None:
+    """Game i of simulate() is new_state(derive_seed(s,0,i)).rollout(derive_seed(s,1,i))."""
+    for players in player_counts(name):
+        game = boardcore.make(name, players=players)
+        result = boardcore.simulate(game, 5, seed=2024)
+        for i in range(5):
+            state = game.new_state(seed=derive_seed(2024, 0, i))
+            outcome = state.rollout(seed=derive_seed(2024, 1, i))
+            assert outcome == state.outcome()
+            assert len(state.history()) == result.lengths[i]
+            assert outcome.scores == tuple(int(x) for x in result.scores[i])
+            assert outcome.winners == {int(p) for p in np.flatnonzero(result.winners[i])}
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_rollout_records_history_and_replays(name: str) -> None:
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    state = game.new_state(seed=77)
+    state.apply(state.legal_actions()[0])
+    state.rollout(seed=3)
+    replayed = game.new_state(seed=77)
+    for a in state.history():
+        replayed.apply(a)
+    assert replayed.to_dict() == state.to_dict()
+    rec = boardcore.record(state)
+    assert json.loads(json.dumps(rec)) == rec
+    assert boardcore.replay(rec).to_dict() == state.to_dict()
