@@ -1053,7 +1053,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
             f"(56 stars in all, K2/K9)")
     s.laid = _bool_field(data, "laid_this_turn")
     s.pending = _bool_field(data, "joker_pending")
-    s.passes = _int_field(data, "passes", 0, n - 1)
+    s.passes = _int_field(data, "passes", 0, n)
     if s.passes and s.pool_pos < N_TILES:
         raise InvalidStateError(
             "field 'passes' counts passes with the pool empty, but the pool is not (K11)")
@@ -1070,6 +1070,10 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
         s.current = NO_SEAT
         if went_out is None:
             s.went_out = NO_SEAT
+            if s.passes != n:
+                raise InvalidStateError(
+                    f"field 'passes' is {s.passes}; a game over without 'went_out' ended "
+                    f"by a full round of {n} passes (K11)")
         elif type(went_out) is int and 0 <= went_out < n and _rack_size(s, went_out) == 0:
             s.went_out = went_out
         else:
@@ -1085,6 +1089,9 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
             f"field 'current_player' is {current!r}; allowed seats 0..{n - 1} or null")
     s.current = current
     s.went_out = NO_SEAT
+    if s.passes == n:
+        raise InvalidStateError(
+            f"field 'passes' is {n}: a full round of passes ends the game (K11)")
     if went_out is not None:
         raise InvalidStateError(
             f"field 'went_out' is {went_out!r}, but the game is not over (expected null)")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from boardcore.just4fun import Just4Fun
 from boardcore.protocol import Game
+from boardcore.rummikub_junior import RummikubJunior
 
 GAME_CLASSES: dict[str, type[Game]] = {
     "just4fun": Just4Fun,
+    "rummikub_junior": RummikubJunior,
 }
