@@ -436,3 +436,339 @@ def test_K12_other_ties_share_the_win() -> None:
     state = position(["R1 R2 R3", "K1 K2", "Y1"], stars=[2, 11, 10])
     play(state, "new R1 R2 R3")
     assert state.outcome() == boardcore.Outcome(scores=(7, 9, 9), winners=frozenset({1, 2}))
+
+
+# -- notation ---------------------------------------------------------------------------------
+
+def test_notation_of_every_kind_of_action() -> None:
+    state = position(["R2 R6 B1 B2 B3 J", "K1"], ("R3 J(R4) R5",))
+    texts = legal_texts(state)
+    assert texts[:5] == [
+        "pass", "extend 0 left R2", "extend 0 left J(R2)", "extend 0 right R6",
+        "extend 0 right J(R6)",
+    ]
+    assert texts[5:] == ["new B1 B2 B3", "new J(B1) B2 B3", "new B1 J(B2) B3",
+                         "new B1 B2 J(B3)", "new B1 B2 B3 J(B4)", "new B2 B3 J(B4)"]
+    assert state.parse_action("pass") == 0
+    assert state.action_to_str(1) == "end"
+    assert state.parse_action("end") == 1
+    assert state.parse_action("extend 0 left R2") == 2
+    assert state.parse_action("extend 0 left J(R2)") == 3
+    assert state.parse_action("extend 0 right R6") == 4
+    assert state.parse_action("extend 0 right J(R6)") == 5
+    assert state.parse_action("swap 0 1") == 58 + 1
+    assert state.action_to_str(58 + 10 * 13 + 9) == "swap 13 9"
+    assert state.action_to_str(198) == "new R1 R2 R3"
+    assert state.action_to_str(9857) == "new K8 J(K9) J(K10)"  # last colour, lo, mask
+    assert state.parse_action("  new  B1 B2   B3 ") == state.parse_action("new B1 B2 B3")
+    for a in range(198, 9858, 37):
+        assert state.parse_action(state.action_to_str(a)) == a
+
+
+@pytest.mark.parametrize("text, match", [
+    ("", "bad notation"),
+    ("draw", "bad notation"),
+    ("PASS", "bad notation"),
+    ("new", "bad notation"),
+    ("new R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11", "3..10 tiles"),
+    ("new R0 R1 R2", "not a tile"),
+    ("new R9 R10 R11", "not a tile"),
+    ("new J R2 R3", "not a tile"),
+    ("new J(R1 R2 R3", "not a tile"),
+    ("new R1) R2 R3", "not a tile"),
+    ("new r1 r2 r3", "not a tile"),
+    ("new R1 B2 R3", "one colour"),
+    ("new R3 R2 R1", "go up by one"),
+    ("new J(R1) J(R2) J(R3)", "numbered tile"),
+    ("new R1 J(R2) J(R3) J(R4) J(R5) J(R6)", "at most 4 jokers"),
+    ("swap 14 0", "bad notation"),
+    ("swap 0 10", "bad notation"),
+    ("swap -1 0", "bad notation"),
+    ("swap 01 0", "bad notation"),
+    ("extend 1 left R2", "no run 1"),
+    ("extend 0 up R2", "bad notation"),
+    ("extend 0 left R1", "takes 'R2'"),
+    ("extend 0 left J", "takes 'R2'"),
+    ("extend 0 right J(R5)", "takes 'R6'"),
+])
+def test_bad_notation_raises(text: str, match: str) -> None:
+    state = position(["R2 R6 B1 B2 B3 J", "K1"], ("R3 J(R4) R5",))
+    with pytest.raises(NotationError, match=match):
+        state.parse_action(text)
+
+
+def test_notation_of_an_extension_needs_room_on_the_table() -> None:
+    state = position(["R1 R2 R3 K9", "K1"], ("B1 B2 B3",))
+    with pytest.raises(NotationError, match="no room"):
+        state.parse_action("extend 0 left B0")
+    with pytest.raises(IllegalActionError, match="cannot be written here"):
+        state.action_to_str(2)  # extend run 0 left: B1 is its first number
+    with pytest.raises(IllegalActionError, match="cannot be written here"):
+        state.action_to_str(2 + 4 * 5)  # no run 5
+    for bad in (None, "2", 2.0, True):
+        with pytest.raises(TypeError):
+            state.action_to_str(bad)
+    for bad in (-1, 9858, 2**70):
+        with pytest.raises(IllegalActionError):
+            state.action_to_str(bad)
+    for bad in (None, 3, b"pass", ["pass"]):
+        with pytest.raises(NotationError, match="must be a str"):
+            state.parse_action(bad)
+
+
+# -- views, pictures, records ---------------------------------------------------------------
+
+def test_view_shows_the_table_stars_own_rack_and_sizes_only() -> None:
+    state = position(["R1 R2 R3 K9", "K1 K2 J"], ("B1 B2 B3",), stars=[6, 7])
+    v0, v1 = state.view(0), state.view(1)
+    assert isinstance(v0, RummikubJuniorView)
+    assert v0.table == v1.table == ("B1 B2 B3",)
+    assert v0.stars == v1.stars == (6, 7) and v0.bank == 43
+    assert v0.rack == ("R1", "R2", "R3", "K9") and v1.rack == ("K1", "K2", "J")
+    assert v0.rack_sizes == v1.rack_sizes == (4, 3)
+    assert v0.pool_size == 44 - 10
+    assert (v0.player, v1.player, v0.current_player) == (0, 1, 0)
+    assert not v0.is_over and v0.went_out is None and v0.passes == 0
+    fields = {f for f in RummikubJuniorView.__dataclass_fields__}
+    assert not fields & {"racks", "pool", "rng", "history"}
+    for bad in (2, -1, 2**70):
+        with pytest.raises(ValueError):
+            state.view(bad)
+    for bad in (None, "0", 0.0, True):
+        with pytest.raises(TypeError):
+            state.view(bad)
+
+
+def test_str_and_repr() -> None:
+    state = position(["R1 R2 R3 K9", "K1 K2 J"], ("B1 J(B2) B3",))
+    play(state, "new R1 R2 R3")
+    text = str(state)
+    assert "0: B1 J(B2) B3" in text and "1: R1 R2 R3" in text
+    assert "> seat 0: 10 stars,  1 tiles: K9" in text
+    assert "seat 1:  6 stars,  3 tiles: K1 K2 J" in text
+    assert "has laid" in text
+    assert repr(state) == "<RummikubJuniorState players=2 seat 0 to act move=1>"
+    play(state, "end")
+    state.rollout(seed=5)
+    assert "over: Outcome(" in str(state) and "over" in repr(state)
+
+
+def test_copy_pickle_and_records_round_trip() -> None:
+    game = boardcore.make("rummikub_junior", players=3)
+    state = game.new_state(seed=31)
+    chooser = Rng(8)
+    for _ in range(40):
+        legal = state.legal_actions()
+        state.apply(legal[chooser.bounded(len(legal))])
+    d = state.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert pickle.loads(pickle.dumps(state)).to_dict() == d
+    rec = boardcore.record(state)
+    assert rec["actions"] == [
+        boardcore.replay({**rec, "actions": rec["actions"][:i]}).action_to_str(a)
+        for i, a in enumerate(state.history())
+    ]
+    assert boardcore.replay(rec).to_dict() == d
+
+
+def test_legal_actions_mask_matches_the_list() -> None:
+    state = position(["R1 R2 R3 J", "K1"], ("B1 B2 B3",))
+    mask = state.legal_actions_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (9858,)
+    assert list(np.flatnonzero(mask)) == state.legal_actions()
+    assert RummikubJunior(players=2).num_actions == 9858
+
+
+def test_simulate_and_cli() -> None:
+    from boardcore.cli import main, summary
+
+    game = boardcore.make("rummikub_junior", players=4)
+    one = boardcore.simulate(game, 300, seed=3)
+    two = boardcore.simulate(game, 300, seed=3, workers=2)
+    assert np.array_equal(one.scores, two.scores)
+    assert np.array_equal(one.lengths, two.lengths)
+    assert set(one.stats) == {"end", "turns"}
+    assert set(np.unique(one.stats["end"])) <= {0, 1}
+    assert (one.winners.sum(axis=1) >= 1).all()
+    assert "went_out" in summary(one)
+    assert main(["simulate", "rummikub_junior", "--players", "2", "--games", "50",
+                 "--seed", "1", "--no-progress"]) == 0
+    assert main(["rules", "rummikub_junior"]) == 0
+
+
+# -- golden playthroughs ------------------------------------------------------------------------
+
+GOLDEN = sorted(DATA.glob("rummikub_junior_*.json"))
+
+
+def test_golden_files_exist() -> None:
+    assert len(GOLDEN) >= 3
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_golden_playthrough_replays(path: Path) -> None:
+    golden = json.loads(path.read_text())
+    game = boardcore.make("rummikub_junior", players=golden["players"], **golden["options"])
+    state = game.new_state(seed=golden["seed"])
+    for text in golden["actions"]:
+        state.apply(state.parse_action(text))
+    assert list(state.scores()) == golden["scores"]
+    assert state.to_dict() == golden["final"]
+    outcome = state.outcome()
+    assert outcome is not None and sorted(outcome.winners) == golden["winners"]
+
+
+def make_golden(players: int, options: dict[str, Any], seed: int, player_seed: int) -> dict[str, Any]:
+    """Build a golden document (``python -m tests.test_rummikub_junior`` rewrites them)."""
+    game = boardcore.make("rummikub_junior", players=players, **options)
+    state = game.new_state(seed=seed)
+    chooser = Rng(player_seed)
+    actions = []
+    while not state.is_over():
+        legal = state.legal_actions()
+        a = legal[chooser.bounded(len(legal))]
+        actions.append(state.action_to_str(a))
+        state.apply(a)
+    outcome = state.outcome()
+    assert outcome is not None
+    return {
+        "players": players, "options": options, "seed": seed, "player_seed": player_seed,
+        "actions": actions, "scores": list(state.scores()),
+        "winners": sorted(outcome.winners), "final": state.to_dict(),
+    }
+
+
+# -- hostile input ------------------------------------------------------------------------------
+
+HOSTILE = [None, -1, 2**70, "3", 3.0, True, [1], b"1"]
+
+
+def test_apply_refuses_hostile_input_and_changes_nothing() -> None:
+    state = position(["R1 R2 R3 J", "K1"], ("B1 B2 B3",))
+    before = state.to_dict()
+    for bad in HOSTILE:
+        with pytest.raises((TypeError, IllegalActionError)):
+            state.apply(bad)
+        assert state.to_dict() == before
+    for bad in (1, 6, 58, 198 + 5, 9857, 9858):  # end before laying, unheld runs, out of range
+        with pytest.raises(IllegalActionError, match="illegal action"):
+            state.apply(bad)
+        assert state.to_dict() == before
+    with pytest.raises(IllegalActionError, match=r"legal: 0 \(pass\)"):
+        state.apply(1)
+    state.apply(np.int16(0))
+    assert state.history() == [0]
+
+
+def test_rollout_refuses_bad_seeds() -> None:
+    state = boardcore.make("rummikub_junior", players=2).new_state(seed=1)
+    before = state.to_dict()
+    for bad in (-1, 2**64, 2**70):
+        with pytest.raises(ValueError):
+            state.rollout(bad)
+    for bad in ("3", 3.0, True):
+        with pytest.raises(TypeError):
+            state.rollout(bad)
+    assert state.to_dict() == before
+
+
+def _doc() -> dict[str, Any]:
+    return position(["R1 R2 R3 J", "K1 K2"], ("B1 J(B2) B3",), laid=True).to_dict()
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("racks", None, "racks"),
+    ("racks", [["R1"]], "racks"),
+    ("racks", [["R1", "R2", "R3", "J"], ["K1", "K2", "Z9"]], "racks"),
+    ("racks", [["R1", "R2", "R3", "J"], ["K1", "K2", "K2"]], "each numbered tile once"),
+    ("racks", [["R1", "R2", "R3", "J", "J"], ["K1", "K2"]], "4 jokers"),
+    ("table", "B1 J(B2) B3", "table"),
+    ("table", ["B1 B2"], "3..10 tiles"),
+    ("table", ["B1 R2 B3"], "one colour"),
+    ("table", [7], "runs are strings"),
+    ("table", ["J(B1) J(B2) J(B3)"], "numbered tile"),
+    ("pool", None, "pool"),
+    ("pool", [], "each numbered tile once"),
+    ("stars", [6], "stars"),
+    ("stars", [6, -1], "stars"),
+    ("stars", [6, 6.0], "stars"),
+    ("stars", [6, True], "stars"),
+    ("bank", 45, "bank"),
+    ("bank", "44", "bank"),
+    ("laid_this_turn", 1, "laid_this_turn"),
+    ("joker_pending", None, "joker_pending"),
+    ("passes", -1, "passes"),
+    ("passes", 1, "pool is not"),
+    ("passes", True, "passes"),
+    ("current_player", 2, "current_player"),
+    ("current_player", "0", "current_player"),
+    ("current_player", None, "went_out"),
+    ("went_out", 0, "went_out"),
+    ("rng", [0, 0, 0, 0], "rng"),
+    ("rng", [1, 2, 3], "rng"),
+    ("rng", [1, 2, 3, 2**64], "rng"),
+    ("history", [9858], "history"),
+    ("history", "0", "history"),
+    ("history", [0.0], "history"),
+    ("seed", -1, "seed"),
+    ("options", {"start_player": 5}, "options"),
+    ("players", 3, "players"),
+])
+def test_state_from_dict_refuses_tampered_fields(field: str, value: object, match: str) -> None:
+    d = _doc()
+    game = boardcore.make("rummikub_junior", players=2)
+    d[field] = value
+    with pytest.raises(InvalidStateError, match=match):
+        game.state_from_dict(d)
+
+
+def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
+    game = boardcore.make("rummikub_junior", players=2)
+    full = _doc()
+    assert game.state_from_dict(full).to_dict() == full
+    for field in full:
+        d = dict(full)
+        del d[field]
+        with pytest.raises(InvalidStateError, match=field):
+            game.state_from_dict(d)
+    for bad in (None, [], "x", 3):
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict(bad)
+    # Every rack holds a tile while the game runs (K10).
+    d = dict(full, racks=[["R1", "R2", "R3", "J"], []], pool=full["pool"] + ["K1", "K2"])
+    with pytest.raises(InvalidStateError, match="rack is empty"):
+        game.state_from_dict(d)
+    # A pending joker needs a joker in the rack and the turn to have laid.
+    d = dict(full, joker_pending=True, laid_this_turn=False)
+    with pytest.raises(InvalidStateError, match="joker_pending"):
+        game.state_from_dict(d)
+    d = dict(full, racks=[["R1", "R2", "R3"], ["K1", "K2", "J"]], joker_pending=True)
+    with pytest.raises(InvalidStateError, match="joker_pending"):
+        game.state_from_dict(d)
+    # A pending joker with no place to go would leave no legal action.
+    stuck = position(["R4 B7", "K1"], ("R1 R2 R3 J(R4) R5 R6 R7 R8 R9 R10",)).to_dict()
+    stuck.update(racks=[["B7", "J"], ["K1"]], table=["R1 R2 R3 R4 R5 R6 R7 R8 R9 R10"],
+                 laid_this_turn=True, joker_pending=True)
+    with pytest.raises(InvalidStateError, match="no place"):
+        game.state_from_dict(stuck)
+    # Finished games: the one who went out has an empty rack; else a full round of passes.
+    over = position(["R1 R2 R3", "K1 K2"]).copy()
+    play(over, "new R1 R2 R3")
+    d = over.to_dict()
+    assert game.state_from_dict(d).to_dict() == d
+    with pytest.raises(InvalidStateError, match="went_out"):
+        game.state_from_dict(dict(d, went_out=1))
+    with pytest.raises(InvalidStateError, match="passes"):
+        game.state_from_dict(dict(d, went_out=None))
+
+
+if __name__ == "__main__":
+    DATA.mkdir(exist_ok=True)
+    for name, args in {
+        "2p": (2, {}, 20260101, 1),
+        "3p": (3, {"start_player": 1}, 20260102, 2),
+        "4p": (4, {}, 20260103, 3),
+    }.items():
+        path = DATA / f"rummikub_junior_{name}.json"
+        path.write_text(json.dumps(make_golden(*args), indent=1) + "\n")
+        print("wrote", path)
