@@ -772,3 +772,51 @@ if __name__ == "__main__":
         path = DATA / f"rummikub_junior_{name}.json"
         path.write_text(json.dumps(make_golden(*args), indent=1) + "\n")
         print("wrote", path)
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import boardcore._engine.rummikub_junior as engine
+    import boardcore.rummikub_junior as facade
+
+    for module in (facade, engine):
+        result = doctest.testmod(module, raise_on_error=False)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+CONSUMER = '''
+from __future__ import annotations
+
+import boardcore
+from boardcore.protocol import Outcome
+from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorState, RummikubJuniorView
+
+
+def play(seed: int) -> tuple[int, ...]:
+    game = RummikubJunior(players=3, start_player=1)
+    state: RummikubJuniorState = game.new_state(seed=seed)
+    view: RummikubJuniorView = state.view(0)
+    rack: tuple[str, ...] = view.rack
+    while not state.is_over():
+        legal: list[int] = state.legal_actions()
+        state.apply(state.parse_action(state.action_to_str(legal[-1])))
+    outcome: Outcome | None = state.outcome()
+    assert outcome is not None and rack
+    return state.copy().scores()
+
+
+result = boardcore.simulate(boardcore.make("rummikub_junior", players=2), 10, seed=1)
+'''
+
+
+def test_typing_strict_consumer(tmp_path: Path) -> None:
+    """mypy --strict accepts ordinary use of the installed package and its stub."""
+    from mypy import api
+
+    (tmp_path / "consumer.py").write_text(CONSUMER)
+    out, err, status = api.run([
+        "--strict", "--cache-dir", str(tmp_path / ".mypy_cache"),
+        str(tmp_path / "consumer.py"),
+    ])
+    assert status == 0, out + err

@@ -5,14 +5,17 @@ schema and the options are in ``docs/games/rummikub_junior.md``.
 
 >>> from boardcore.rummikub_junior import RummikubJunior
 >>> game = RummikubJunior(players=2)
->>> state = game.new_state(seed=7)
+>>> state = game.new_state(seed=2)
 >>> state.view(0).rack
-('R4', 'B2', 'B9', 'Y3', 'Y10', 'J')
+('R2', 'R3', 'R6', 'Y1', 'K7', 'J')
 >>> [state.action_to_str(a) for a in state.legal_actions()]
-['pass']
->>> state.apply(state.parse_action("pass"))
->>> state.scores(), state.view(0).rack_sizes
-((5, 6), (7, 6))
+['pass', 'new J(R1) R2 R3', 'new R2 R3 J(R4)']
+>>> state.apply(state.parse_action("new R2 R3 J(R4)"))
+>>> state.scores(), state.view(0).table, state.view(0).rack_sizes
+((10, 6), ('R2 R3 J(R4)',), (3, 6))
+>>> state.apply(state.parse_action("end"))
+>>> state.current_player
+1
 """
 
 from __future__ import annotations
