@@ -180,7 +180,29 @@ cdef int _new_runs(int c, uint32_t held, int jokers, bint pending, uint16_t *out
     # at least one joker (K5c).  Appends ascending to `out` (when not NULL) from index
     # n and returns the new count.  Masks are relative to the run: bit i = position i.
     cdef int lo, length, k, need
-    cdef uint32_t span, missing, spare, sub, m, full
+    cdef uint32_t span, missing, spare, sub, m, full, starts
+    if held == 0 or POP[held] + jokers < 3:
+        return n                           # K3/K6: 3 tiles, one of them numbered
+    if jokers == 0:
+        if pending:
+            return n
+        # Runs without jokers start where 3 numbers in a row are held; each grows while
+        # the next number is held.  Same order as below: lo, then length.
+        starts = held & (held >> 1) & (held >> 2)
+        while starts:
+            lo = 1
+            while not (starts >> (lo - 1)) & 1:
+                lo += 1
+            starts &= starts - 1
+            length = 3
+            while True:
+                if out != NULL:
+                    out[n] = A_NEW + BASE[c][lo][length]     # RANK[length][0] == 0
+                n += 1
+                if lo + length > N_NUMBERS or not (held >> (lo + length - 1)) & 1:
+                    break
+                length += 1
+        return n
     for lo in range(1, 9):
         for length in range(3, 12 - lo):
             span = (((<uint32_t>1) << length) - 1) << (lo - 1)
@@ -337,7 +359,9 @@ cdef void _finish(rkj_t *s, int went_out) noexcept nogil:
 
 
 cdef inline void _next_turn(rkj_t *s) noexcept nogil:
-    s.current = (s.current + 1) % s.n_players
+    s.current += 1
+    if s.current == s.n_players:
+        s.current = 0
     s.laid = 0
     s.pending = 0
 
