@@ -820,3 +820,18 @@ def test_typing_strict_consumer(tmp_path: Path) -> None:
         str(tmp_path / "consumer.py"),
     ])
     assert status == 0, out + err
+
+
+def test_docs_page_examples_run() -> None:
+    """The ``>>>`` example of docs/games/rummikub_junior.md."""
+    import doctest
+
+    page = Path(__file__).parents[1] / "docs" / "games" / "rummikub_junior.md"
+    text = "\n".join("" if line.startswith("```") else line
+                     for line in page.read_text().splitlines())
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, page.name, str(page), 0)
+    assert test.examples
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
