@@ -12,7 +12,10 @@
 # 1-19 within the deck's multiplicities, sum <= 36), sorted by (sum, size, values), then
 # the exchange as the last action: 3,923 plays + 1 = 3,924 actions.  A hand subset maps
 # to its action through KEY_TO_ACTION, keyed by its ascending values read as base-20
-# digits (values are never 0, so different sizes never collide).
+# digits (values are never 0, so different sizes never collide).  Every 4-card hand
+# (7,315 multisets of 1..19) has its distinct plays precomputed, ascending, in
+# HAND_PLAYS; the state keeps each hand's index there, so legal-action generation is
+# one pass over at most 15 plays, keeping those whose field is open (J7/J8).
 #
 # Chance, all from the state's own generator, in this order: the "random" layout (a
 # shuffle of 1..36, row-major), then the 55-card deck (ascending) is shuffled; the draw
@@ -47,6 +50,7 @@ cdef enum:
     MAX_LEGAL = 16       # at most 15 non-empty hand subsets, or the exchange
     KEY_SPACE = 160000   # 20**4
     NO_ACTION = 0xFFFF
+    N_HANDS = 7315       # 4-multisets of 1..19
 
 # End codes (``end`` field); stats["end"] is end - 1, labels in Just4Fun.end_reasons.
 cdef enum:
@@ -66,6 +70,7 @@ ctypedef struct j4f_t:
     uint8_t cell_of[N_FIELDS + 1]    # bit index of field k
     uint8_t hand[MAX_PLAYERS][HAND_SIZE]   # ascending values
     uint8_t hand_n[MAX_PLAYERS]
+    uint16_t hand_id[MAX_PLAYERS]    # HAND_PLAYS row of each full hand
     uint8_t draw[DECK_SIZE]          # bottom .. top
     uint8_t discard[DECK_SIZE]       # bottom .. top
     uint8_t draw_n
@@ -92,6 +97,9 @@ cdef uint8_t ACTION_SUM[N_ACTIONS]
 cdef uint16_t KEY_TO_ACTION[KEY_SPACE]
 cdef uint64_t ALL_CELLS = 0
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
+cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
+cdef uint16_t KEY_TO_HAND[KEY_SPACE]
+cdef uint16_t HAND_PLAYS[N_HANDS][16]  # [0]: how many, then the plays ascending
 
 
 def _build_tables():
@@ -119,10 +127,60 @@ def _build_tables():
         KEY_TO_ACTION[key] = a
     ACTION_SIZE[EXCHANGE] = 0
     ACTION_SUM[EXCHANGE] = 0
+    for i in range(1, 16):
+        HIGHEST_BIT[i] = i.bit_length() - 1
     for i in range(N_FIELDS):
         CELL_BIT[i] = (i // 6) * WIDTH + i % 6
         ALL_CELLS |= (<uint64_t>1) << CELL_BIT[i]
+    _build_hand_plays()
     return plays
+
+
+cdef void _build_hand_plays() noexcept nogil:
+    cdef uint8_t hand[4]
+    cdef int a, b, c, d, h = 0
+    for a in range(1, 20):
+        for b in range(a, 20):
+            for c in range(b, 20):
+                for d in range(c, 20):
+                    hand[0] = a
+                    hand[1] = b
+                    hand[2] = c
+                    hand[3] = d
+                    KEY_TO_HAND[((a * 20 + b) * 20 + c) * 20 + d] = h
+                    HAND_PLAYS[h][0] = _plays_of(hand, 4, &HAND_PLAYS[h][1])
+                    h += 1
+
+
+cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
+    """Write the distinct plays of an ascending hand (J6), ascending; return how many."""
+    cdef int mask, i, high, count = 0
+    cdef uint32_t keys[16]
+    cdef uint16_t a
+    cdef int twins = 0
+    # Equal values make equal multisets: with the hand ascending, a subset is canonical
+    # when it takes the earlier of two equal cards first, i.e. a bit set in ``twins``
+    # (slot i equals slot i - 1) needs the bit below it set too.
+    for i in range(1, n):
+        if hand[i] == hand[i - 1]:
+            twins |= 1 << i
+    keys[0] = 0
+    for mask in range(1, 1 << n):
+        # The key of a subset extends the key of the subset without its highest slot.
+        high = HIGHEST_BIT[mask]
+        keys[mask] = keys[mask ^ (1 << high)] * 20 + hand[high]
+        if mask & twins & ~(mask << 1):
+            continue
+        a = KEY_TO_ACTION[keys[mask]]
+        if a == NO_ACTION:      # J6: sums above 36 name no field
+            continue
+        i = count
+        while i > 0 and out[i - 1] > a:
+            out[i] = out[i - 1]
+            i -= 1
+        out[i] = a
+        count += 1
+    return count
 
 
 PLAYS = tuple(_build_tables())
@@ -176,6 +234,7 @@ cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
         for k in range(HAND_SIZE):
             s.draw_n -= 1
             _hand_insert(s, p, s.draw[s.draw_n])
+        _index_hand(s, p)
     s.current = cfg.start_player
     s.end = RUNNING
     s.winner = NO_SEAT
@@ -207,53 +266,44 @@ cdef void _draw_up(j4f_t *s, int p) noexcept nogil:
             s.draw_n = s.discard_n
             s.discard_n = 0
             rng_shuffle_u8(&s.rng, s.draw, s.draw_n)
+    _index_hand(s, p)
 
 
 cdef int _legal(const j4f_t *s, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
     cdef int p = s.current
-    cdef int n = s.hand_n[p]
-    cdef int mask, i, j, count = 0
-    cdef uint32_t key
-    cdef uint16_t a, tmp
+    cdef int i, count = 0
+    cdef uint16_t a
     cdef uint64_t open_cells
+    cdef const uint16_t *plays
     if s.end != RUNNING:
         return 0
     open_cells = ~s.closed[p]
-    for mask in range(1, 1 << n):
-        key = 0
-        for i in range(n):
-            if mask & (1 << i):
-                key = key * 20 + s.hand[p][i]
-        a = KEY_TO_ACTION[key]
-        # J6: sums above 36 name no field; J7/J8: the field must be open to the mover.
-        if a == NO_ACTION or not (open_cells >> s.cell_of[ACTION_SUM[a]]) & 1:
-            continue
-        # Insert ascending, dropping duplicates (equal values from other hand slots).
-        j = count
-        while j > 0 and out[j - 1] > a:
-            j -= 1
-        if j > 0 and out[j - 1] == a:
-            continue
-        i = count
-        while i > j:
-            out[i] = out[i - 1]
-            i -= 1
-        out[j] = a
-        count += 1
+    plays = HAND_PLAYS[s.hand_id[p]]
+    for i in range(1, plays[0] + 1):
+        a = plays[i]
+        # J7/J8: the field the play names must be open to the mover.
+        if (open_cells >> s.cell_of[ACTION_SUM[a]]) & 1:
+            out[count] = a
+            count += 1
     if count == 0:
         out[0] = EXCHANGE    # J10
         count = 1
     return count
 
 
+cdef inline void _index_hand(j4f_t *s, int p) noexcept nogil:
+    cdef uint8_t *h = s.hand[p]
+    s.hand_id[p] = KEY_TO_HAND[((h[0] * 20 + h[1]) * 20 + h[2]) * 20 + h[3]]
+
+
 cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
     # After seat p placed on cell c: lock (J8), holder (J12), closures (J7) of c.
-    cdef int q, r
+    cdef int q
     cdef int n = s.n_players
     cdef uint64_t bit = (<uint64_t>1) << c
     cdef int mine = s.stones[p][c]
-    cdef int best, best_seat
+    cdef int best, second, best_seat, others
     cdef bint lock = True
     for q in range(n):
         if q != p and s.stones[q][c] + 2 > mine:
@@ -270,21 +320,26 @@ cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
             s.held[q] &= ~bit
         s.held[p] |= bit
         return
+    # The two largest stacks decide both the holder (J12: a strict maximum) and, for
+    # each seat, the largest stack among the others (J7: closed if 2 above its own).
     best = -1
+    second = -1
     best_seat = NO_SEAT
     for q in range(n):
         if s.stones[q][c] > best:
+            second = best
             best = s.stones[q][c]
             best_seat = q
-        elif s.stones[q][c] == best:
-            best_seat = NO_SEAT
+        elif s.stones[q][c] > second:
+            second = s.stones[q][c]
     for q in range(n):
         s.held[q] &= ~bit
-        s.closed[q] &= ~bit
-        for r in range(n):
-            if r != q and s.stones[r][c] >= s.stones[q][c] + 2:
-                s.closed[q] |= bit
-    if best_seat != NO_SEAT:
+        others = second if q == best_seat else best
+        if others >= s.stones[q][c] + 2:
+            s.closed[q] |= bit
+        else:
+            s.closed[q] &= ~bit
+    if best > second:
         s.held[best_seat] |= bit
 
 
@@ -855,6 +910,8 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         s.hand_n[p] = len(hand)
         for i in range(len(hand)):
             s.hand[p][i] = hand[i]
+        if len(hand) == HAND_SIZE:
+            _index_hand(s, p)
         cards += hand
     draw = _int_list(data, "draw_pile", 1, 19)
     discard = _int_list(data, "discard_pile", 1, 19)
@@ -920,8 +977,8 @@ def _picture(Just4FunState st):
     cdef j4f_t *s = &st.s
     n = s.n_players
     lines = [repr(st)]
-    lines.append("each field: number, then its stones by seat (. = none); "
-                 "#k = locked for seat k")
+    lines.append("each field: its number, then its stones by seat (. = none); "
+                 "#k:n = locked, owned by seat k with n stones")
     for r in range(6):
         cells = []
         for col in range(6):

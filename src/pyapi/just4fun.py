@@ -7,12 +7,13 @@ and the options are in ``docs/games/just4fun.md``.
 >>> game = Just4Fun(players=3)
 >>> state = game.new_state(seed=11)
 >>> state.view(0).hand
-(1, 3, 10, 11)
+(2, 4, 6, 19)
 >>> [state.action_to_str(a) for a in state.legal_actions()][:4]
-['1', '3', '1+3', '10']
->>> state.apply(state.parse_action("1+3"))
->>> state.view(0).stones[0][state.view(0).layout.index(4)]
-1
+['2', '4', '6', '2+4']
+>>> state.apply(state.parse_action("2+4"))
+>>> view = state.view(1)
+>>> view.stones[0][view.layout.index(6)], view.supplies, view.discard_pile
+(1, (19, 20, 20), (2, 4))
 """
 
 from __future__ import annotations

@@ -1,0 +1,57 @@
+# Everyday targets. `make test` is the README's test command and what CI runs.
+PYTHON ?= python3
+VENV ?= .venv-test
+DEV ?= .venv
+PYTEST_ARGS ?=
+
+.PHONY: help demo build debug test bench bench-smoke lint typecheck annotate clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+demo:  ## install boardcore into .venv and run the main job
+	$(PYTHON) -m venv $(DEV) && $(DEV)/bin/pip install -q . && \
+	$(DEV)/bin/boardcore simulate just4fun --players 4 --games 100000 --seed 1
+
+build:  ## editable dev install into .venv, then rebuild changed engines in place
+	test -x $(DEV)/bin/python || $(PYTHON) -m venv $(DEV)
+	$(DEV)/bin/pip install -q -U pip setuptools cython numpy pytest pytest-benchmark hypothesis mypy ruff cython-lint
+	$(DEV)/bin/pip install -q --no-build-isolation -e .
+	$(DEV)/bin/python setup.py -q build_ext --inplace
+
+debug:  ## like build, with bounds checks and assertions on (BOARDCORE_DEBUG=1)
+	CYTHON_FORCE_REGEN=1 BOARDCORE_DEBUG=1 $(DEV)/bin/python setup.py -q build_ext --inplace --force
+
+test:  ## sdist -> wheel -> fresh $(VENV) with the test extras -> every test against the installed wheel
+	rm -rf dist
+	$(PYTHON) -m venv --clear $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip build
+	$(VENV)/bin/python -m build --outdir dist .
+	$(VENV)/bin/python -c "import sys, zipfile, glob; \
+	names = zipfile.ZipFile(glob.glob('dist/*.whl')[0]).namelist(); \
+	bad = [n for n in names if n.endswith(('.pyx', '.pxd', '.c'))]; \
+	sys.exit(f'sources in the wheel: {bad}' if bad else 0)"
+	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[test]"
+	$(VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
+
+bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
+	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard
+	$(DEV)/bin/python -m pytest bench --benchmark-only --benchmark-autosave
+
+bench-smoke:  ## every benchmark body once, no timing (what CI runs)
+	$(VENV)/bin/python -m pip install -q pytest-benchmark
+	$(VENV)/bin/python -m pytest bench --benchmark-disable -q -p no:cacheprovider
+
+lint:  ## ruff on Python, cython-lint on the engines
+	$(DEV)/bin/ruff check src tests bench
+	$(DEV)/bin/cython-lint --max-line-length 100 src/engine
+
+typecheck:  ## mypy --strict on the facade and the stubs (against a real install)
+	$(DEV)/bin/mypy --strict src/pyapi
+
+annotate:  ## cython -a HTML for every engine (look for yellow in the hot loops)
+	cd src/engine && for f in *.pyx; do CYTHON_FORCE_REGEN=1 ../../$(DEV)/bin/cython -a -3 -I . $$f -o /tmp/$${f%.pyx}.c; done
+	@echo "annotations: /tmp/*.html"
+
+clean:  ## remove build output
+	rm -rf build dist *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html .pytest_cache .benchmarks

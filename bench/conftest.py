@@ -1,0 +1,251 @@
+"""Shared benchmark infrastructure for every game's ``bench/test_<game>.py``.
+
+What a bench file gets from here:
+
+* ``figures`` (session fixture): the registry of named figures.  ``figures.record(name,
+  value, unit, target=">= 3")`` stores one; ``figures.record_ratio(name, value, target,
+  unit="x")`` is the same for ratios.  Targets are strings ``">= X"`` or ``"<= X"`` (or
+  ``None`` for an informational figure).  Nothing is recorded when benchmarks are
+  disabled (``--benchmark-disable``: each body runs once, so its timings mean nothing).
+* ``alternate`` (fixture, uses ``benchmark``): times several callables side by side,
+  A, B, B, A, A, B, ... (the order flips every round so drift in machine load hits every
+  side alike) and returns each side's median seconds per call.  Every ratio against a
+  peer, or between two configurations, comes from one ``alternate`` call.
+* ``median_seconds(benchmark)`` (fixture returning a function): the median of a plain
+  pytest-benchmark measurement, or ``None`` when benchmarks are disabled.
+* ``open_spiel`` / ``rlcard`` (fixtures): the peer module, or a clean skip when the
+  bench extras (``pip install boardcore[bench]``) are not installed.
+
+The ``pytest_terminal_summary`` hook below prints every recorded figure as a table on
+the last lines of the output (just above pytest's own ``N passed`` line).  Benchmarks
+never assert on a timing: a figure that misses its target prints ``NOT MET``, it does
+not fail the run.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+# The repo root, so `tests.reference.<game>` (the pure-Python references) imports.
+# Nothing under the root is named `boardcore`, so this cannot shadow the installed
+# package.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+_TARGET = re.compile(r"^\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float
+    unit: str
+    target: str | None
+    source: str
+
+    def verdict(self) -> str:
+        if self.target is None:
+            return "info"
+        op, bound = _parse_target(self.target)
+        if math.isnan(self.value):
+            return "n/a"
+        ok = self.value >= bound if op == ">=" else self.value <= bound
+        return "met" if ok else "NOT MET"
+
+
+def _parse_target(target: str) -> tuple[str, float]:
+    m = _TARGET.match(target)
+    if m is None:
+        raise ValueError(f"target must look like '>= 3' or '<= 0.25', not {target!r}")
+    return m.group(1), float(m.group(2))
+
+
+@dataclass
+class Figures:
+    """Session registry of named figures, printed by ``pytest_terminal_summary``."""
+
+    enabled: bool
+    rows: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    current_test: str = ""
+
+    def record(self, name: str, value: float, unit: str, target: str | None = None) -> None:
+        """Store figure ``name`` (a later record of the same name replaces it)."""
+        if target is not None:
+            _parse_target(target)  # fail early on a malformed target
+        if not self.enabled:
+            return
+        self.rows = [r for r in self.rows if r.name != name]
+        self.rows.append(Figure(name, float(value), unit, target, self.current_test))
+
+    def record_ratio(self, name: str, value: float, target: str | None, unit: str = "x") -> None:
+        """Store a ratio; ``target`` like ``">= 3"`` (or ``None``: informational)."""
+        self.record(name, value, unit, target)
+
+    def note(self, text: str) -> None:
+        """A line printed under the table (e.g. why a peer group did not run)."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+_FIGURES = pytest.StashKey[Figures]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    disabled = bool(
+        config.getoption("benchmark_disable", False)
+        and not config.getoption("benchmark_enable", False)
+    )
+    config.stash[_FIGURES] = Figures(enabled=not disabled)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.config.stash[_FIGURES].current_test = item.name
+
+
+@pytest.fixture(scope="session")
+def figures(pytestconfig: pytest.Config) -> Figures:
+    return pytestconfig.stash[_FIGURES]
+
+
+@pytest.fixture
+def median_seconds() -> Callable[[object], float | None]:
+    """Return a function: the median seconds per call of a finished ``benchmark``."""
+
+    def get(benchmark: object) -> float | None:
+        stats = getattr(benchmark, "stats", None)
+        if getattr(benchmark, "disabled", False) or stats is None:
+            return None
+        return float(stats.stats.median)
+
+    return get
+
+
+@pytest.fixture
+def alternate(benchmark: object) -> Callable[..., dict[str, float] | None]:
+    """Time callables side by side; return ``{name: median seconds per call}``.
+
+    ``alternate({"ours": f, "peer": g}, rounds=7)`` runs one warm-up round, then
+    ``rounds`` rounds; each round calls every side once, in an order that is reversed
+    every other round (A B, B A, A B, ...).  The whole thing runs under
+    ``benchmark.pedantic`` so ``--benchmark-only`` keeps the test and
+    ``--benchmark-disable`` calls each side once (and the result is ``None``).  The
+    pytest-benchmark row of such a test is the time of one full round (all sides); the
+    per-side medians and their ratios go into ``benchmark.extra_info`` and the figures
+    table.
+    """
+
+    def run(sides: dict[str, Callable[[], object]], rounds: int = 7) -> dict[str, float] | None:
+        names = list(sides)
+        times: dict[str, list[float]] = {n: [] for n in names}
+        flip = [False]
+
+        def one_round() -> None:
+            order = names[::-1] if flip[0] else names
+            flip[0] = not flip[0]
+            for n in order:
+                fn = sides[n]
+                gc.collect()
+                t0 = time.perf_counter()
+                fn()
+                times[n].append(time.perf_counter() - t0)
+
+        bench = benchmark  # type: ignore[assignment]
+        bench.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=1)  # type: ignore[attr-defined]
+        if getattr(bench, "disabled", False):
+            return None
+        # pedantic's warm-up round also went through one_round: drop it.
+        medians = {n: statistics.median(t[1:]) for n, t in times.items()}
+        bench.extra_info.update({f"median_s[{n}]": v for n, v in medians.items()})  # type: ignore[attr-defined]
+        return medians
+
+    return run
+
+
+def _peer(name: str, figures: Figures, what: str) -> object:
+    try:
+        return pytest.importorskip(name, exc_type=ImportError)
+    except pytest.skip.Exception:
+        figures.note(f"{what} not installed (pip install boardcore[bench]): its ratios were not measured")
+        raise
+
+
+@pytest.fixture(scope="session")
+def open_spiel(figures: Figures) -> object:
+    """The ``pyspiel`` module (OpenSpiel), or skip the test."""
+    return _peer("pyspiel", figures, "OpenSpiel (open-spiel)")
+
+
+@pytest.fixture(scope="session")
+def rlcard(figures: Figures) -> object:
+    """The ``rlcard`` module, or skip the test."""
+    return _peer("rlcard", figures, "RLCard (rlcard)")
+
+
+# ---------------------------------------------------------------------------------
+# The table, on the last lines.
+# ---------------------------------------------------------------------------------
+
+
+def _fmt(value: float, unit: str) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if unit == "x":
+        return f"{value:.3g}x" if value < 1000 else f"{value:,.0f}x"
+    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale and not unit.startswith(("ns", "us", "ms", "s")):
+            return f"{value / scale:.3g} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def _fmt_target(target: str | None, unit: str) -> str:
+    if target is None:
+        return "-"
+    op, bound = _parse_target(target)
+    return f"{op} {_fmt(bound, unit)}"
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
+    # Outermost wrapper: runs after pytest-benchmark's tables and pytest's short test
+    # summary, so the figures are the last thing before the final "N passed" line.
+    result = yield
+    figs: Figures = config.stash[_FIGURES]
+    tr = terminalreporter
+    if not figs.enabled:
+        tr.write_sep("=", "boardcore bench: benchmarks disabled (smoke run), no figures")
+        return result
+    if not figs.rows and not figs.notes:
+        return result
+    tr.write_sep("=", "boardcore bench figures (medians; ratios from alternated runs)")
+    headers = ("figure", "measured", "target", "verdict")
+    body = [(r.name, _fmt(r.value, r.unit), _fmt_target(r.target, r.unit), r.verdict())
+            for r in figs.rows]
+    widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
+              for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
+    tr.write_line(line)
+    tr.write_line("  ".join("-" * w for w in widths))
+    for row in body:
+        verdict = row[3]
+        text = "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+        tr.write_line(text, red=verdict == "NOT MET", green=verdict == "met")
+    met = sum(r.verdict() == "met" for r in figs.rows)
+    targets = sum(r.target is not None for r in figs.rows)
+    for note in figs.notes:
+        tr.write_line(f"note: {note}")
+    tr.write_line(f"targets met: {met}/{targets} (timings never fail the run)")
+    return result
+

@@ -1,0 +1,199 @@
+"""Hostile input: every public entry point, fed garbage, raises the documented
+exception, never crashes, and never leaves a state half-changed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import boardcore
+from boardcore import (
+    ConfigurationError,
+    IllegalActionError,
+    InvalidStateError,
+    NotationError,
+)
+from tests.conftest import player_counts, random_walk
+
+HOSTILE = [None, -1, 2**70, -(2**70), "3", 3.0, True, False, b"3", [3], {3: 3}, object(),
+           float("nan"), 1j]
+HOSTILE_TEXT = ["", " ", "+", "garbage", "\x00", "9" * 400, "exchange exchange", "€", "-1",
+                "1++2", "@", None, 3, b"3", ["3"]]
+
+
+def midgame(name: str, steps: int = 5) -> Any:
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    state = game.new_state(seed=31)
+    rng = random.Random(1)
+    for _, _a in zip(range(steps), random_walk(state, rng)):
+        pass
+    return state
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_apply_refuses_garbage_and_changes_nothing(name: str) -> None:
+    state = midgame(name)
+    before = state.to_dict()
+    for bad in HOSTILE:
+        with pytest.raises((TypeError, IllegalActionError)) as info:
+            state.apply(bad)
+        if isinstance(bad, (bool, float, str, bytes, complex)) or bad is None:
+            assert info.type is TypeError, bad
+        assert state.to_dict() == before
+    for bad in (-1, 2**70, state.game.num_actions, np.int64(-5)):
+        with pytest.raises(IllegalActionError, match="illegal action"):
+            state.apply(bad)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_apply_after_the_end_is_illegal(name: str) -> None:
+    state = midgame(name, 0)
+    state.rollout(seed=4)
+    before = state.to_dict()
+    for a in range(min(state.game.num_actions, 50)):
+        with pytest.raises(IllegalActionError, match="over"):
+            state.apply(a)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_notation_refuses_garbage(name: str) -> None:
+    state = midgame(name)
+    for bad in HOSTILE_TEXT:
+        with pytest.raises(NotationError):
+            state.parse_action(bad)
+    for bad in HOSTILE:
+        with pytest.raises((TypeError, IllegalActionError)):
+            state.action_to_str(bad)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_view_refuses_garbage(name: str) -> None:
+    state = midgame(name)
+    for bad in HOSTILE + [state.game.num_players]:
+        with pytest.raises((TypeError, ValueError)):
+            state.view(bad)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_rollout_and_new_state_refuse_bad_seeds(name: str) -> None:
+    state = midgame(name)
+    before = state.to_dict()
+    for bad in ("1", 1.5, True, -1, 2**64, [1]):
+        with pytest.raises((TypeError, ValueError)):
+            state.rollout(seed=bad)
+        with pytest.raises((TypeError, ValueError)):
+            state.game.new_state(seed=bad)
+    assert state.to_dict() == before
+
+
+def _mutations(value: Any) -> list[Any]:
+    out: list[Any] = [None, -1, 2**70, "x", 1.5, True, [], {}, [None], [[-1]]]
+    if isinstance(value, list) and value:
+        out += [value[:-1], value + value[-1:], value[::-1] if len(value) > 1 else [value[0]]]
+    if isinstance(value, int) and not isinstance(value, bool):
+        out += [value + 1, value - 1]
+    return out
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_state_from_dict_refuses_tampering(name: str) -> None:
+    state = midgame(name, 9)
+    game = state.game
+    good = state.to_dict()
+    for bad in (None, [], "state", 3, {"game": name}):
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict(bad)
+    for key in good:
+        truncated = {k: v for k, v in good.items() if k != key}
+        with pytest.raises(InvalidStateError):
+            game.state_from_dict(truncated)
+        for value in _mutations(good[key]):
+            tampered = copy.deepcopy(good)
+            tampered[key] = value
+            try:
+                other = game.state_from_dict(tampered)
+            except InvalidStateError:
+                continue
+            # Accepted tampering must still be a consistent, playable state.
+            other.legal_actions()
+            other.to_dict()
+            str(other)
+            if not other.is_over():
+                other.copy().rollout(seed=1)
+    assert game.state_from_dict(json.loads(json.dumps(good))).to_dict() == good
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_state_from_dict_refuses_nested_tampering(name: str) -> None:
+    """Change single entries inside list fields: a random fuzz that must never crash."""
+    state = midgame(name, 9)
+    game = state.game
+    good = state.to_dict()
+    rng = random.Random(name)
+    lists = [k for k, v in good.items() if isinstance(v, list) and v]
+    for _ in range(300):
+        tampered = copy.deepcopy(good)
+        key = rng.choice(lists)
+        target = tampered[key]
+        while isinstance(target, list) and target and isinstance(target[0], list):
+            target = rng.choice(target)
+        if isinstance(target, list) and target:
+            i = rng.randrange(len(target))
+            target[i] = rng.choice([None, -1, 0, 1, 2, 7, 99, 2**64, "R1", 1.0, True, []])
+        try:
+            other = game.state_from_dict(tampered)
+        except InvalidStateError:
+            continue
+        other.legal_actions()
+        other.to_dict()
+        str(other)
+        if not other.is_over():
+            other.copy().rollout(seed=2)
+
+
+def test_make_refuses_garbage() -> None:
+    for bad in (None, "chess", 3, "JUST4FUN"):
+        with pytest.raises(ConfigurationError, match="unknown game"):
+            boardcore.make(bad, players=2)
+    for name in boardcore.GAMES:
+        for bad in (None, -1, 2**70, "3", 3.0, True, 0, 99):
+            with pytest.raises(ConfigurationError):
+                boardcore.make(name, players=bad)
+        with pytest.raises(ConfigurationError, match="unknown option"):
+            boardcore.make(name, players=player_counts(name)[0], no_such_option=1)
+        for bad in (None, -1, 2**70, "3", 3.0, True):
+            with pytest.raises(ConfigurationError):
+                boardcore.make(name, players=player_counts(name)[0], start_player=bad)
+
+
+def test_simulate_refuses_garbage() -> None:
+    game = boardcore.make("just4fun", players=2)
+    for bad in (None, "3", 3.0, True):
+        with pytest.raises(TypeError):
+            boardcore.simulate(game, bad, seed=1)
+        with pytest.raises(TypeError):
+            boardcore.simulate(game, 3, seed=1, workers=bad)
+    for bad in (0, -1):
+        with pytest.raises(ValueError):
+            boardcore.simulate(game, bad, seed=1)
+        with pytest.raises(ValueError):
+            boardcore.simulate(game, 3, seed=1, workers=bad)
+    for bad in (-1, 2**64, 1.5, "1"):
+        with pytest.raises((TypeError, ValueError)):
+            boardcore.simulate(game, 3, seed=bad)
+    with pytest.raises(TypeError):
+        boardcore.simulate("just4fun", 3, seed=1)  # type: ignore[arg-type]
+
+
+def test_states_cannot_be_made_directly() -> None:
+    from boardcore.just4fun import Just4FunState
+
+    with pytest.raises(TypeError):
+        Just4FunState()
