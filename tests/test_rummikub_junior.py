@@ -23,7 +23,6 @@ from boardcore.simulate import derive_seed
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 
-DATA = Path(__file__).parent / "data"
 ALL = ref.TILES[:40] + ["J"] * 4
 
 
@@ -596,48 +595,6 @@ def test_simulate_and_cli() -> None:
     assert main(["rules", "rummikub_junior"]) == 0
 
 
-# -- golden playthroughs ------------------------------------------------------------------------
-
-GOLDEN = sorted(DATA.glob("rummikub_junior_*.json"))
-
-
-def test_golden_files_exist() -> None:
-    assert len(GOLDEN) >= 3
-
-
-@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
-def test_golden_playthrough_replays(path: Path) -> None:
-    golden = json.loads(path.read_text())
-    game = boardcore.make("rummikub_junior", players=golden["players"], **golden["options"])
-    state = game.new_state(seed=golden["seed"])
-    for text in golden["actions"]:
-        state.apply(state.parse_action(text))
-    assert list(state.scores()) == golden["scores"]
-    assert state.to_dict() == golden["final"]
-    outcome = state.outcome()
-    assert outcome is not None and sorted(outcome.winners) == golden["winners"]
-
-
-def make_golden(players: int, options: dict[str, Any], seed: int, player_seed: int) -> dict[str, Any]:
-    """Build a golden document (``python -m tests.test_rummikub_junior`` rewrites them)."""
-    game = boardcore.make("rummikub_junior", players=players, **options)
-    state = game.new_state(seed=seed)
-    chooser = Rng(player_seed)
-    actions = []
-    while not state.is_over():
-        legal = state.legal_actions()
-        a = legal[chooser.bounded(len(legal))]
-        actions.append(state.action_to_str(a))
-        state.apply(a)
-    outcome = state.outcome()
-    assert outcome is not None
-    return {
-        "players": players, "options": options, "seed": seed, "player_seed": player_seed,
-        "actions": actions, "scores": list(state.scores()),
-        "winners": sorted(outcome.winners), "final": state.to_dict(),
-    }
-
-
 # -- hostile input ------------------------------------------------------------------------------
 
 HOSTILE = [None, -1, 2**70, "3", 3.0, True, [1], b"1"]
@@ -762,29 +719,6 @@ def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
         game.state_from_dict(dict(d, went_out=None))
 
 
-if __name__ == "__main__":
-    DATA.mkdir(exist_ok=True)
-    for name, args in {
-        "2p": (2, {}, 20260101, 1),
-        "3p": (3, {"start_player": 1}, 20260102, 2),
-        "4p": (4, {}, 20260103, 3),
-    }.items():
-        path = DATA / f"rummikub_junior_{name}.json"
-        path.write_text(json.dumps(make_golden(*args), indent=1) + "\n")
-        print("wrote", path)
-
-
-def test_doctests() -> None:
-    import doctest
-
-    import boardcore._engine.rummikub_junior as engine
-    import boardcore.rummikub_junior as facade
-
-    for module in (facade, engine):
-        result = doctest.testmod(module, raise_on_error=False)
-        assert result.failed == 0 and result.attempted > 0, module.__name__
-
-
 CONSUMER = '''
 from __future__ import annotations
 
@@ -821,17 +755,3 @@ def test_typing_strict_consumer(tmp_path: Path) -> None:
     ])
     assert status == 0, out + err
 
-
-def test_docs_page_examples_run() -> None:
-    """The ``>>>`` example of docs/games/rummikub_junior.md."""
-    import doctest
-
-    page = Path(__file__).parents[1] / "docs" / "games" / "rummikub_junior.md"
-    text = "\n".join("" if line.startswith("```") else line
-                     for line in page.read_text().splitlines())
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest(text, {}, page.name, str(page), 0)
-    assert test.examples
-    runner = doctest.DocTestRunner()
-    runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
