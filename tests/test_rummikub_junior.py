@@ -19,7 +19,6 @@ from boardcore import (
     NotationError,
 )
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
-from boardcore.simulate import derive_seed
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 

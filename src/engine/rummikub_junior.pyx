@@ -88,8 +88,9 @@ ctypedef struct rkj_t:
 
 # The action tables, filled once at import.
 cdef uint8_t POP[1024]               # popcount of a 10-bit mask
+cdef uint8_t LOW[1024]               # index of the lowest set bit of a 10-bit mask
 cdef int16_t RANK[11][1024]          # rank of a joker mask among a length's valid masks
-cdef int16_t BASE[N_COLOURS][11][11] # first new-run index of (colour, lo, length)
+cdef int16_t BASE[N_COLOURS][11][11]  # first new-run index of (colour, lo, length)
 cdef uint8_t NEW_COLOUR[N_NEW]
 cdef uint8_t NEW_LO[N_NEW]
 cdef uint8_t NEW_LEN[N_NEW]
@@ -100,6 +101,7 @@ cdef int _build_tables() except -1:
     cdef int m, length, c, lo, r, k = 0
     for m in range(1024):
         POP[m] = POP[m >> 1] + (m & 1) if m else 0
+        LOW[m] = 0 if m & 1 or m == 0 else LOW[m >> 1] + 1
     for length in range(11):
         for m in range(1024):
             RANK[length][m] = -1
@@ -148,7 +150,7 @@ cdef inline uint64_t _bit(int colour, int number) noexcept nogil:
 
 
 cdef void _init(rkj_t *s, int n_players, int start_player, uint64_t seed) noexcept nogil:
-    cdef int i, p, k
+    cdef int i, p, _
     memset(s, 0, sizeof(rkj_t))
     rng_seed(&s.rng, seed)
     for i in range(N_TILES):
@@ -157,7 +159,7 @@ cdef void _init(rkj_t *s, int n_players, int start_player, uint64_t seed) noexce
     s.n_players = n_players
     for p in range(n_players):
         s.stars[p] = STARS_START                      # K2
-        for k in range(RACK_START):
+        for _ in range(RACK_START):
             _draw(s, p)
     s.current = start_player                          # K1
     s.went_out = NO_SEAT
@@ -190,9 +192,7 @@ cdef int _new_runs(int c, uint32_t held, int jokers, bint pending, uint16_t *out
         # the next number is held.  Same order as below: lo, then length.
         starts = held & (held >> 1) & (held >> 2)
         while starts:
-            lo = 1
-            while not (starts >> (lo - 1)) & 1:
-                lo += 1
+            lo = LOW[starts] + 1
             starts &= starts - 1
             length = 3
             while True:
@@ -280,13 +280,16 @@ cdef int _legal(const rkj_t *s, uint16_t *out) noexcept nogil:
     if not pending:                                    # K5c
         for r in range(s.n_runs):
             run = &s.runs[r]
-            jm = run.jokers
-            for i in range(run.length):
-                if (jm >> i) & 1:
-                    tile = _bit(run.colour, run.lo + i)
-                    if rack & tile and _joker_place(s, rack & ~tile, jokers + 1):
-                        out[n] = A_SWAP + 10 * r + i
-                        n += 1
+            # The joker positions whose tile the rack holds, as positions (bit i).
+            jm = run.jokers & <uint16_t>(
+                (rack >> (run.colour * N_NUMBERS + run.lo - 1)) & 0x3FF)
+            while jm:
+                i = LOW[jm]
+                jm &= jm - 1
+                tile = _bit(run.colour, run.lo + i)
+                if _joker_place(s, rack & ~tile, jokers + 1):
+                    out[n] = A_SWAP + 10 * r + i
+                    n += 1
     for c in range(N_COLOURS):                         # K5a
         n = _new_runs(c, <uint32_t>((rack >> (c * N_NUMBERS)) & 0x3FF), jokers, pending,
                       out, n)
@@ -911,7 +914,7 @@ def _legal_actions_kernel(list states, Py_ssize_t repeats):
     """Generate the legal actions of every state ``repeats`` times in compiled code,
     without the GIL; return the total number generated (the move-generation benchmark).
     """
-    cdef Py_ssize_t k, i, n = len(states)
+    cdef Py_ssize_t _, i, n = len(states)
     cdef int64_t total = 0
     cdef rkj_t *buf = <rkj_t *>malloc(max(n, 1) * sizeof(rkj_t))
     cdef uint16_t legal[N_ACTIONS]
@@ -923,7 +926,7 @@ def _legal_actions_kernel(list states, Py_ssize_t repeats):
             st = states[i]
             buf[i] = st.s
         with nogil:
-            for k in range(repeats):
+            for _ in range(repeats):
                 for i in range(n):
                     total += _legal(&buf[i], legal)
     finally:

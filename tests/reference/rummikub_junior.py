@@ -44,7 +44,7 @@ def _build_new_runs() -> list[tuple[str, int, int, int]]:
                 if lo + length - 1 > 10:  # K3/K6: every position within 1..10
                     continue
                 for mask in range(1 << length):
-                    jokers = bin(mask).count("1")
+                    jokers = mask.bit_count()
                     # K2: 4 jokers exist; K6: at least one numbered tile.
                     if jokers <= 4 and jokers < length:
                         runs.append((colour, lo, length, mask))
@@ -76,14 +76,14 @@ def _requirements() -> dict[str, list[tuple[int, frozenset[int], int]]]:
     out: dict[str, list[tuple[int, frozenset[int], int]]] = {c: [] for c in COLOURS}
     for k, (colour, lo, length, mask) in enumerate(NEW_RUNS):
         numbers = frozenset(lo + i for i in range(length) if not (mask >> i) & 1)
-        out[colour].append((NEW + k, numbers, bin(mask).count("1")))
+        out[colour].append((NEW + k, numbers, mask.bit_count()))
     return out
 
 
 REQUIREMENTS = _requirements()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def new_runs_of_colour(colour: str, held: frozenset[int], jokers: int,
                        pending: bool) -> tuple[int, ...]:
     """Every new run of ``colour`` a rack with numbers ``held`` of that colour and
@@ -230,7 +230,7 @@ class RummikubJuniorRef:
             return run.jokers[i] and f"{run.colour}{run.lo + i}" in rack \
                 and self._joker_has_place_after_swap(r, i)
         colour, lo, length, mask = args
-        joker_count = bin(mask).count("1")
+        joker_count = mask.bit_count()
         if joker_count > rack.count("J") or (self.pending and joker_count == 0):
             return False
         return all(f"{colour}{lo + i}" in rack for i in range(length) if not (mask >> i) & 1)
