@@ -659,10 +659,10 @@ cdef class RummikubJuniorState:
     # -- notation -------------------------------------------------------------------
 
     def action_to_str(self, action):
-        """Return the notation of an action: ``new R3 J(R4) R5``, ``extend 0 left R2``,
-        ``swap 0 1``, ``end`` or ``pass``.
+        """Return the notation of an action, e.g. ``new R3 J(R4) R5`` or ``swap 0 1``.
 
-        An extension is written with the tile it adds, so it can only be written while
+        The forms are ``new …``, ``extend R left|right TILE``, ``swap R I``, ``end``
+        and ``pass`` (docs/games/rummikub_junior.md).  An extension is written with the tile it adds, so it can only be written while
         its run lies on the table with room at that end.
 
         Raises:
@@ -773,8 +773,15 @@ cdef class RummikubJuniorState:
     # -- what a seat may see, and the whole state -----------------------------------
 
     def view(self, player):
-        """Return what seat ``player`` may see: the table, every star count, its own
-        rack and the sizes of the pool and the other racks."""
+        """Return what seat ``player`` may see (a ``RummikubJuniorView``).
+
+        That is the table, every star count, its own rack and the sizes of the pool
+        and of the other racks; never another rack or the pool's order.
+
+        Raises:
+            TypeError: ``player`` is not an integer.
+            ValueError: ``player`` is not a seat of this game.
+        """
         from boardcore.rummikub_junior import RummikubJuniorView
         cdef int p = seat_index(player, self.s.n_players)
         cdef int n = self.s.n_players
@@ -911,8 +918,9 @@ cdef class RummikubJuniorState:
 
 
 def _legal_actions_kernel(list states, Py_ssize_t repeats):
-    """Generate the legal actions of every state ``repeats`` times in compiled code,
-    without the GIL; return the total number generated (the move-generation benchmark).
+    """Generate the legal actions of every state ``repeats`` times without the GIL.
+
+    Returns the total number of actions generated (the move-generation benchmark).
     """
     cdef Py_ssize_t _, i, n = len(states)
     cdef int64_t total = 0
@@ -961,8 +969,11 @@ def _is_index(word, limit):
 
 
 def _parse_run(text, words):
-    """Return ``(colour, lo, joker mask)`` of a run written as tiles, or raise
-    ``NotationError`` saying what is wrong (K3, K6)."""
+    """Return ``(colour, lo, joker mask)`` of a run written as tiles (K3, K6).
+
+    Raises:
+        NotationError: the words are not a run, saying what is wrong.
+    """
     if not 3 <= len(words) <= N_NUMBERS:
         raise NotationError(f"bad notation {text!r}: a run holds 3..10 tiles (K3)")
     colours = set()
