@@ -44,7 +44,7 @@ bench-smoke:  ## every benchmark body once, no timing (what CI runs)
 
 lint:  ## ruff on Python, cython-lint on the engines
 	$(DEV)/bin/ruff check src tests bench
-	$(DEV)/bin/cython-lint --max-line-length 100 src/engine
+	PATH=$(DEV)/bin:$$PATH cython-lint --max-line-length 100 src/engine
 
 typecheck:  ## mypy --strict on the facade and the stubs (against a real install)
 	$(DEV)/bin/mypy --strict src/pyapi

@@ -24,8 +24,8 @@ not fail the run.
 
 from __future__ import annotations
 
-import gc
 import math
+import os
 import re
 import statistics
 import sys
@@ -79,6 +79,7 @@ class Figures:
     rows: list[Figure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     current_test: str = ""
+    cpu_at_start: tuple[float, float, float] | None = None
 
     def record(self, name: str, value: float, unit: str, target: str | None = None) -> None:
         """Store figure ``name`` (a later record of the same name replaces it)."""
@@ -102,12 +103,35 @@ class Figures:
 _FIGURES = pytest.StashKey[Figures]()
 
 
+def _cpu_snapshot() -> tuple[float, float, float] | None:
+    """(wall s, whole-machine busy CPU s, this process's CPU s), or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    busy = (sum(ticks) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)) / hz
+    own = time.process_time()
+    return time.perf_counter(), busy, own
+
+
+def _neighbours(start: tuple[float, float, float] | None) -> str:
+    end = _cpu_snapshot()
+    if start is None or end is None or end[0] <= start[0]:
+        return f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    others = ((end[1] - start[1]) - (end[2] - start[2])) / (end[0] - start[0])
+    return f"other processes used {max(others, 0.0):.2f} of {os.cpu_count()} CPUs during the run"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     disabled = bool(
         config.getoption("benchmark_disable", False)
         and not config.getoption("benchmark_enable", False)
     )
-    config.stash[_FIGURES] = Figures(enabled=not disabled)
+    figs = Figures(enabled=not disabled)
+    figs.cpu_at_start = _cpu_snapshot()
+    config.stash[_FIGURES] = figs
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -157,7 +181,6 @@ def alternate(benchmark: object) -> Callable[..., dict[str, float] | None]:
             flip[0] = not flip[0]
             for n in order:
                 fn = sides[n]
-                gc.collect()
                 t0 = time.perf_counter()
                 fn()
                 times[n].append(time.perf_counter() - t0)
@@ -246,6 +269,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
     targets = sum(r.target is not None for r in figs.rows)
     for note in figs.notes:
         tr.write_line(f"note: {note}")
+    tr.write_line(f"{_neighbours(figs.cpu_at_start)} (above ~0.2, distrust the figures)")
     tr.write_line(f"targets met: {met}/{targets} (timings never fail the run)")
     return result
 

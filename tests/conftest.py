@@ -6,9 +6,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 import boardcore
+import pytest
 
 
 def player_counts(name: str) -> range:

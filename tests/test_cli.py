@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore.cli import main
+
 from tests.conftest import player_counts
 
 

@@ -6,9 +6,8 @@ import doctest
 import importlib
 from pathlib import Path
 
-import pytest
-
 import boardcore
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["boardcore", "boardcore.errors", "boardcore.protocol", "boardcore.records",

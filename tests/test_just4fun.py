@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore import ConfigurationError, IllegalActionError, NotationError
 from boardcore.just4fun import CLASSIC_LAYOUT, Just4Fun, Just4FunState
 

@@ -43,7 +43,7 @@ def test_every_engine_is_registered_and_every_game_complete() -> None:
 def test_every_rule_has_a_named_test() -> None:
     for name in boardcore.GAMES:
         page = (ROOT / "src/pyapi/rules" / f"{name}.md").read_text(encoding="utf-8")
-        ids = re.findall(r"^- ([A-Z][0-9]+)\.", page, flags=re.M)
+        ids = re.findall(r"^- ([A-Z][0-9]+)\.", page, flags=re.MULTILINE)
         assert ids, name
         tests = (ROOT / "tests" / f"test_{name}.py").read_text(encoding="utf-8")
         missing = [i for i in ids if not re.search(rf"def test_{i}_", tests)]

@@ -6,10 +6,10 @@ import copy
 import json
 from typing import Any
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore import InvalidStateError
+
 from tests.conftest import player_counts
 
 

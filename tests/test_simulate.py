@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 
+import boardcore
 import numpy as np
 import pytest
 
-import boardcore
 from tests.conftest import player_counts
 
 

@@ -2,7 +2,6 @@ from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
-
 from boardcore.just4fun import Just4Fun, Just4FunView
 from boardcore.protocol import Outcome
 

@@ -22,12 +22,14 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport action_index, rollout_seed, seat_index
-from _rng cimport derive_seed, rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
 
@@ -184,6 +186,9 @@ cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
 
 
 PLAYS = tuple(_build_tables())
+# Every action as a ready Python int: legal_actions() hands out references, never
+# allocates an int (it runs on every Python-driven move).
+cdef tuple ACTION_INTS = tuple(range(N_ACTIONS))
 DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
 
 
@@ -207,7 +212,7 @@ cdef inline bint _has_four(uint64_t m) noexcept nogil:
 
 
 cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
-    cdef int i, p, k
+    cdef int i, p
     cdef uint8_t perm[N_FIELDS]
     memset(s, 0, sizeof(j4f_t))
     rng_seed(&s.rng, seed)
@@ -222,16 +227,16 @@ cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
         s.cell_of[perm[i]] = CELL_BIT[i]
     for i in range(N_BITS):
         s.owner[i] = NO_SEAT
-    k = 0
-    for i in range(1, 20):
-        for p in range(4 if i <= 12 else 1):
-            s.draw[k] = i
-            k += 1
+    # J3: four each of 1..12, one each of 13..19, ascending.
+    for i in range(48):
+        s.draw[i] = i // 4 + 1
+    for i in range(48, DECK_SIZE):
+        s.draw[i] = i - 35
     s.draw_n = DECK_SIZE
     rng_shuffle_u8(&s.rng, s.draw, DECK_SIZE)
     for p in range(s.n_players):
         s.supply[p] = SUPPLY
-        for k in range(HAND_SIZE):
+        for _ in range(HAND_SIZE):
             s.draw_n -= 1
             _hand_insert(s, p, s.draw[s.draw_n])
         _index_hand(s, p)
@@ -492,6 +497,8 @@ cdef j4f_cfg_t _config(object game) except *:
 # ---------------------------------------------------------------------------------
 
 @cython.final
+@cython.freelist(32)
+@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
 cdef class Just4FunState:
     """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
 
@@ -540,7 +547,13 @@ cdef class Just4FunState:
         cdef uint16_t legal[MAX_LEGAL]
         cdef int i
         cdef int n = _legal(&self.s, legal)
-        return [legal[i] for i in range(n)]
+        cdef list out = PyList_New(n)
+        cdef object a
+        for i in range(n):
+            a = ACTION_INTS[legal[i]]
+            Py_INCREF(a)
+            PyList_SET_ITEM(out, i, a)
+        return out
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""

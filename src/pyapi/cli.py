@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 
 import numpy as np
-
 from boardcore import GAMES, make, rules
 from boardcore.errors import BoardcoreError
 from boardcore.simulate import SimulationResult, simulate
@@ -86,11 +85,11 @@ def summary(result: SimulationResult) -> str:
                 f"{name}: mean {column.mean():.2f}, min {column.min()}, max {column.max()}"
             )
     q = np.percentile(result.lengths, [10, 50, 90])
-    lines += [
-        "",
+    lines.append("")
+    lines.append(
         f"length (actions): mean {result.lengths.mean():.1f}, min {result.lengths.min()}, "
-        f"p10 {q[0]:.0f}, median {q[1]:.0f}, p90 {q[2]:.0f}, max {result.lengths.max()}",
-    ]
+        f"p10 {q[0]:.0f}, median {q[1]:.0f}, p90 {q[2]:.0f}, max {result.lengths.max()}"
+    )
     actions = int(result.lengths.sum())
     secs = max(result.seconds, 1e-9)
     lines.append(

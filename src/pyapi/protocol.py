@@ -21,10 +21,9 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
-
 from boardcore.errors import ConfigurationError, InvalidStateError
 
-__all__ = ["Game", "Outcome", "State", "SEED_MAX"]
+__all__ = ["SEED_MAX", "Game", "Outcome", "State"]
 
 SEED_MAX = 2**64 - 1
 
@@ -108,7 +107,7 @@ class Game:
     #: The compiled state class (``boardcore._engine.<game>.<Name>State``).
     _state_class: ClassVar[Any]
 
-    __slots__ = ("_num_players", "_options", "__weakref__")
+    __slots__ = ("__weakref__", "_num_players", "_options")
 
     def __init__(self, *, players: object, **options: object) -> None:
         if isinstance(players, bool) or not isinstance(players, int):

@@ -21,7 +21,6 @@ from typing import TextIO
 
 import numpy as np
 import numpy.typing as npt
-
 from boardcore.protocol import Game, check_int, check_seed
 
 __all__ = ["SimulationResult", "derive_seed", "simulate"]
