@@ -14,11 +14,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore._engine.rummikub_junior import _legal_actions_kernel
 from boardcore.simulate import derive_seed
+
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 

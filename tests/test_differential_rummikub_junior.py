@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import boardcore
+import pytest
 from boardcore import IllegalActionError, InvalidStateError
 from boardcore.simulate import derive_seed
+
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 

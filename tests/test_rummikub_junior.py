@@ -8,10 +8,9 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+import boardcore
 import numpy as np
 import pytest
-
-import boardcore
 from boardcore import (
     ConfigurationError,
     IllegalActionError,
@@ -19,6 +18,7 @@ from boardcore import (
     NotationError,
 )
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
+
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 

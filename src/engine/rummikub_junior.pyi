@@ -2,7 +2,6 @@ from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
-
 from boardcore.protocol import Outcome
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
 

@@ -24,6 +24,8 @@
 # listed R1..R10 B1..B10 Y1..Y10 K1..K10 J J J J; the pool is drawn from its front;
 # seats 0..n-1 in turn each take the next 6 tiles (K4).  Nothing else is random.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -133,6 +135,9 @@ _build_tables()
 COLOURS = "RBYK"
 TILES = tuple(f"{COLOURS[t // 10]}{t % 10 + 1}" for t in range(N_NUMBERED)) + ("J",)
 TILE_INDEX = {name: t for t, name in enumerate(TILES)}
+# Every action as a ready Python int: legal_actions() hands out references instead of
+# allocating ints on every Python-driven move.
+cdef tuple ACTION_INTS = tuple(range(N_ACTIONS))
 
 
 # ---------------------------------------------------------------------------------
@@ -504,6 +509,8 @@ cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
 # ---------------------------------------------------------------------------------
 
 @cython.final
+@cython.freelist(32)
+@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
 cdef class RummikubJuniorState:
     """A Rummikub Junior position.  Make one with ``RummikubJunior(players=n).new_state(seed)``.
 
@@ -551,7 +558,13 @@ cdef class RummikubJuniorState:
         cdef uint16_t legal[N_ACTIONS]
         cdef int i
         cdef int n = _legal(&self.s, legal)
-        return [legal[i] for i in range(n)]
+        cdef list out = PyList_New(n)
+        cdef object a
+        for i in range(n):
+            a = ACTION_INTS[legal[i]]
+            Py_INCREF(a)
+            PyList_SET_ITEM(out, i, a)
+        return out
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""
@@ -662,8 +675,9 @@ cdef class RummikubJuniorState:
         """Return the notation of an action, e.g. ``new R3 J(R4) R5`` or ``swap 0 1``.
 
         The forms are ``new …``, ``extend R left|right TILE``, ``swap R I``, ``end``
-        and ``pass`` (docs/games/rummikub_junior.md).  An extension is written with the tile it adds, so it can only be written while
-        its run lies on the table with room at that end.
+        and ``pass`` (docs/games/rummikub_junior.md).  An extension is written with
+        the tile it adds, so it can only be written while its run lies on the table
+        with room at that end.
 
         Raises:
             TypeError: ``action`` is not an integer.
