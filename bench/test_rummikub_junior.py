@@ -23,6 +23,7 @@ from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 
 GAME = boardcore.make("rummikub_junior", players=3)
+NAME = "rummikub_junior: "  # figure names share one table with the other games
 LOOP_GAMES = 40
 SIM_GAMES = 4 * 4096  # four of simulate's chunks, so two workers can share them
 
@@ -79,7 +80,7 @@ def test_playout_python_loop(benchmark: Any, figures: Any,
     benchmark(python_loop)
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("rummikub_junior Python loop", actions / seconds, "actions/s")
+        figures.record(NAME + "Python loop", actions / seconds, "actions/s")
 
 
 @pytest.mark.benchmark(group="peer: OpenSpiel connect_four")
@@ -101,7 +102,7 @@ def test_peer_openspiel_loop(alternate: Any, figures: Any, open_spiel: Any) -> N
     med = alternate({"rummikub_junior": ours, "openspiel": peer})
     if med:
         figures.record_ratio(
-            "Python loop actions/s / OpenSpiel connect_four",
+            NAME + "Python loop actions/s / OpenSpiel connect_four",
             (our_actions / med["rummikub_junior"]) / (peer_actions / med["openspiel"]), ">= 3")
 
 
@@ -125,7 +126,7 @@ def test_peer_rlcard_loop(alternate: Any, figures: Any, rlcard: Any) -> None:
     med = alternate({"rummikub_junior": ours, "rlcard": peer}, rounds=5)
     if med:
         figures.record_ratio(
-            "Python loop actions/s / RLCard uno",
+            NAME + "Python loop actions/s / RLCard uno",
             (our_actions / med["rummikub_junior"]) / (peer_actions / med["rlcard"]), ">= 50")
 
 
@@ -141,7 +142,7 @@ def test_legal_actions(benchmark: Any, figures: Any,
     benchmark(run)
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("legal_actions() from Python", seconds / len(states) * 1e9, "ns")
+        figures.record(NAME + "legal_actions() from Python", seconds / len(states) * 1e9, "ns")
 
 
 @pytest.mark.benchmark(group="apply")
@@ -165,7 +166,7 @@ def test_apply(benchmark: Any, figures: Any,
     benchmark(run)
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("apply() from Python (copy amortised)", seconds / count * 1e9, "ns")
+        figures.record(NAME + "apply() from Python (copy amortised)", seconds / count * 1e9, "ns")
 
 
 # -- tier 2: copy ----------------------------------------------------------------------------
@@ -190,8 +191,9 @@ def test_copy_vs_openspiel_clone(alternate: Any, figures: Any, open_spiel: Any) 
 
     med = alternate({"copy": ours, "clone": theirs})
     if med:
-        figures.record("copy()", med["copy"] / n * 1e9, "ns")
-        figures.record_ratio("copy() / OpenSpiel clone()", med["copy"] / med["clone"], "<= 0.25")
+        figures.record(NAME + "copy()", med["copy"] / n * 1e9, "ns")
+        figures.record_ratio(NAME + "copy() / OpenSpiel clone()", med["copy"] / med["clone"],
+                             "<= 0.25")
 
 
 # -- tier 3: whole games in compiled code ------------------------------------------------------
@@ -209,7 +211,7 @@ def test_simulate_one_core(benchmark: Any, figures: Any,
     benchmark(simulated_actions(1))
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("simulate() one core", actions / seconds, "actions/s", ">= 1000000")
+        figures.record(NAME + "simulate() one core", actions / seconds, "actions/s", ">= 1000000")
 
 
 @pytest.mark.benchmark(group="simulate")
@@ -218,7 +220,8 @@ def test_simulate_scaling(alternate: Any, figures: Any) -> None:
     two, _ = counted(simulated_actions(2))
     med = alternate({"workers=1": one, "workers=2": two}, rounds=5)
     if med:
-        figures.record_ratio("simulate workers=2 / workers=1", med["workers=1"] / med["workers=2"],
+        figures.record_ratio(NAME + "simulate workers=2 / workers=1",
+                             med["workers=1"] / med["workers=2"],
                              ">= 1.8")
 
 
@@ -239,7 +242,8 @@ def test_rollout_from_a_state(benchmark: Any, figures: Any,
     benchmark(run)
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("rollout() from a mid-game state", sum(lengths) / seconds, "actions/s")
+        figures.record(NAME + "rollout() from a mid-game state", sum(lengths) / seconds,
+                       "actions/s")
 
 
 @pytest.mark.benchmark(group="peer: OpenSpiel connect_four")
@@ -268,7 +272,7 @@ def test_simulate_vs_openspiel_evaluate_bots(alternate: Any, figures: Any,
     med = alternate({"simulate": ours, "evaluate_bots": peer}, rounds=5)
     if med:
         figures.record_ratio(
-            "simulate() actions/s / OpenSpiel evaluate_bots",
+            NAME + "simulate() actions/s / OpenSpiel evaluate_bots",
             (our_actions / med["simulate"]) / (peer_actions / med["evaluate_bots"]), ">= 10")
 
 
@@ -282,7 +286,7 @@ def test_movegen_kernel(benchmark: Any, figures: Any,
     benchmark(_legal_actions_kernel, MIDGAME, repeats)
     seconds = median_seconds(benchmark)
     if seconds:
-        figures.record("move generation, compiled kernel",
+        figures.record(NAME + "move generation, compiled kernel",
                        seconds / (len(MIDGAME) * repeats) * 1e9, "ns/position")
 
 
@@ -302,7 +306,7 @@ def test_movegen_vs_reference_brute_force(alternate: Any, figures: Any) -> None:
 
     med = alternate({"engine x100": engine, "reference": reference}, rounds=3)
     if med:
-        figures.record_ratio("move generation: kernel / reference brute force",
+        figures.record_ratio(NAME + "move generation: kernel / reference brute force",
                              med["reference"] / (med["engine x100"] / 100), None)
 
 
@@ -333,5 +337,5 @@ def test_engine_vs_reference(alternate: Any, figures: Any) -> None:
 
     med = alternate({"engine x100": engine, "reference": reference_playouts}, rounds=3)
     if med:
-        figures.record_ratio("engine / pure-Python reference, same playouts",
+        figures.record_ratio(NAME + "engine / pure-Python reference, same playouts",
                              med["reference"] / (med["engine x100"] / 100), ">= 100")
