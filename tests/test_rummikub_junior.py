@@ -1,8 +1,8 @@
 """Rummikub Junior: one or more tests per rule K1-K12 of the rules page, then notation,
-views, pictures, options, records, simulate, hostile input, doctests and typing.
+views, pictures, options, records, simulate, hostile input and typing.
 
 The golden playthroughs (tests/data/rummikub_junior_playthrough_*.json) are checked by
-tests/test_golden.py."""
+tests/test_golden.py, the doctests by tests/test_docs.py."""
 
 from __future__ import annotations
 
