@@ -186,6 +186,8 @@ def positions(count: int, salt: int) -> Any:
 def check_position(state: Any, model: ref.RummikubJuniorRef, rng: Rng) -> None:
     legal = state.legal_actions()
     assert legal == model.legal_actions(), str(state)
+    for a in legal:
+        assert state.parse_action(state.action_to_str(a)) == a
     # The successors of a few legal actions agree too.
     for _ in range(min(3, len(legal))):
         a = legal[rng.bounded(len(legal))]
