@@ -24,7 +24,7 @@ from tests.reference._rng import Rng
 
 GAME = boardcore.make("rummikub_junior", players=3)
 NAME = "rummikub_junior: "  # figure names share one table with the other games
-LOOP_GAMES = 40
+LOOP_GAMES = 100
 SIM_GAMES = 4 * 4096  # four of simulate's chunks, so two workers can share them
 
 
@@ -99,7 +99,7 @@ def test_peer_openspiel_loop(alternate: Any, figures: Any, open_spiel: Any) -> N
 
     ours, our_actions = counted(python_loop)
     peer, peer_actions = counted(peer_loop)
-    med = alternate({"rummikub_junior": ours, "openspiel": peer})
+    med = alternate({"rummikub_junior": ours, "openspiel": peer}, rounds=11)
     if med:
         figures.record_ratio(
             NAME + "Python loop actions/s / OpenSpiel connect_four",
@@ -123,7 +123,7 @@ def test_peer_rlcard_loop(alternate: Any, figures: Any, rlcard: Any) -> None:
 
     ours, our_actions = counted(python_loop)
     peer, peer_actions = counted(peer_loop)
-    med = alternate({"rummikub_junior": ours, "rlcard": peer}, rounds=5)
+    med = alternate({"rummikub_junior": ours, "rlcard": peer}, rounds=9)
     if med:
         figures.record_ratio(
             NAME + "Python loop actions/s / RLCard uno",
