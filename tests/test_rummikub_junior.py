@@ -757,3 +757,15 @@ def test_typing_strict_consumer(tmp_path: Path) -> None:
     ])
     assert status == 0, out + err
 
+
+
+def test_stub_matches_the_compiled_module(tmp_path: Path) -> None:
+    """mypy's stubtest: every name and signature of the .pyi is the compiled module's."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "boardcore._engine.rummikub_junior"],
+        check=False, capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
