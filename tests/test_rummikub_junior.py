@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import boardcore
@@ -719,53 +718,3 @@ def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
         game.state_from_dict(dict(d, went_out=1))
     with pytest.raises(InvalidStateError, match="passes"):
         game.state_from_dict(dict(d, went_out=None))
-
-
-CONSUMER = '''
-from __future__ import annotations
-
-import boardcore
-from boardcore.protocol import Outcome
-from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorState, RummikubJuniorView
-
-
-def play(seed: int) -> tuple[int, ...]:
-    game = RummikubJunior(players=3, start_player=1)
-    state: RummikubJuniorState = game.new_state(seed=seed)
-    view: RummikubJuniorView = state.view(0)
-    rack: tuple[str, ...] = view.rack
-    while not state.is_over():
-        legal: list[int] = state.legal_actions()
-        state.apply(state.parse_action(state.action_to_str(legal[-1])))
-    outcome: Outcome | None = state.outcome()
-    assert outcome is not None and rack
-    return state.copy().scores()
-
-
-result = boardcore.simulate(boardcore.make("rummikub_junior", players=2), 10, seed=1)
-'''
-
-
-def test_typing_strict_consumer(tmp_path: Path) -> None:
-    """mypy --strict accepts ordinary use of the installed package and its stub."""
-    from mypy import api
-
-    (tmp_path / "consumer.py").write_text(CONSUMER)
-    out, err, status = api.run([
-        "--strict", "--cache-dir", str(tmp_path / ".mypy_cache"),
-        str(tmp_path / "consumer.py"),
-    ])
-    assert status == 0, out + err
-
-
-
-def test_stub_matches_the_compiled_module(tmp_path: Path) -> None:
-    """mypy's stubtest: every name and signature of the .pyi is the compiled module's."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "boardcore._engine.rummikub_junior"],
-        check=False, capture_output=True, text=True, cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
