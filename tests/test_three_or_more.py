@@ -585,6 +585,12 @@ def test_card_code_checks_its_input() -> None:
             card_code(wrong)
 
 
+def test_the_position_is_small_enough_for_an_inline_struct_copy() -> None:
+    from boardcore._engine.three_or_more import STATE_BYTES
+
+    assert STATE_BYTES <= 256
+
+
 def test_states_come_from_a_game_only() -> None:
     with pytest.raises(TypeError, match="new_state"):
         ThreeOrMoreState()

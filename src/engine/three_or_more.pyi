@@ -8,6 +8,7 @@ from boardcore.three_or_more import MoveScore, ThreeOrMore, ThreeOrMoreView
 COLOURS: str
 PLACES: tuple[str, ...]
 DIRECTIONS: tuple[str, ...]
+STATE_BYTES: int
 
 def card_code(text: str) -> int: ...
 def _unpickle(game: ThreeOrMore, data: dict[str, Any]) -> ThreeOrMoreState: ...

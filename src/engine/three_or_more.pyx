@@ -1,6 +1,6 @@
 """3 Or More: the compiled position (rules: ``boardcore rules three_or_more``).
 
-The whole position is one C struct (``tom_t``, about 340 bytes); ``copy()`` is a
+The whole position is one C struct (``tom_t``, 252 bytes); ``copy()`` is a
 struct copy.
 
 Table geometry.  Positions are given on a fixed table of 7 card rows x 23 card
@@ -129,6 +129,10 @@ ctypedef struct tom_t:
     uint8_t last_shown          # the last card as it lies (turned if it was)
     uint8_t last_lines          # how many lines it scored
     int16_t last_points
+
+
+#: Size of the whole position in bytes (kept <= 256, see tom_t).
+STATE_BYTES = sizeof(tom_t)
 
 
 # --------------------------------------------------------------------------- kernels
