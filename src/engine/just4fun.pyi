@@ -12,6 +12,8 @@ DECK: tuple[int, ...]
 class Just4FunState:
     """A Just4Fun position."""
 
+    # Always raises TypeError: states come from Just4Fun.new_state / state_from_dict.
+    def __init__(self, *args: object, **kwargs: object) -> None: ...
     @property
     def game(self) -> Just4Fun: ...
     @property
