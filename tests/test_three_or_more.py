@@ -6,10 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import boardcore
@@ -687,38 +684,3 @@ def test_simulate_arguments_are_checked() -> None:
         boardcore.simulate(game, 0, seed=1)
     result = boardcore.simulate(game, 10, seed=1, workers=2)
     assert (result.scores == boardcore.simulate(game, 10, seed=1).scores).all()
-
-
-CONSUMER = """
-from typing_extensions import assert_type
-
-import boardcore
-from boardcore.three_or_more import (
-    DEFAULT_DECK, MoveScore, ScoredLine, ThreeOrMore, ThreeOrMoreState, ThreeOrMoreView,
-)
-
-game = ThreeOrMore(players=3, allow_rotation=True, deck=list(DEFAULT_DECK))
-state: ThreeOrMoreState = game.new_state(seed=1)
-state.apply(state.parse_action(state.action_to_str(state.legal_actions()[0])))
-last: MoveScore | None = state.last_breakdown()
-lines: tuple[ScoredLine, ...] = () if last is None else last.lines
-view: ThreeOrMoreView = state.view(0)
-grid: tuple[str, ...] = view.grid
-twin: ThreeOrMoreState = state.copy()
-winners: frozenset[int] = twin.rollout(seed=2).winners
-same: ThreeOrMoreState = game.state_from_dict(state.to_dict())
-total: int = int(boardcore.simulate(game, 4, seed=3).stats["best_move"].sum())
-assert_type(game.new_state(seed=5), ThreeOrMoreState)
-assert_type(game.state_from_dict(state.to_dict()).scores(), tuple[int, ...])
-"""
-
-
-def test_mypy_strict_accepts_a_consumer(tmp_path: Path) -> None:
-    pytest.importorskip("mypy")
-    (tmp_path / "consumer.py").write_text(CONSUMER)
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "consumer.py")],
-        capture_output=True, text=True, cwd=tmp_path, check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr

@@ -42,6 +42,28 @@ outcome: Outcome = copy.rollout(seed=3)
 winners: frozenset[int] = outcome.winners
 player: int | None = state.current_player
 ''',
+    "three_or_more": '''
+from typing_extensions import assert_type
+
+import boardcore
+from boardcore.three_or_more import (
+    DEFAULT_DECK, MoveScore, ScoredLine, ThreeOrMore, ThreeOrMoreState, ThreeOrMoreView,
+)
+
+game = ThreeOrMore(players=3, allow_rotation=True, deck=list(DEFAULT_DECK))
+state: ThreeOrMoreState = game.new_state(seed=1)
+state.apply(state.parse_action(state.action_to_str(state.legal_actions()[0])))
+last: MoveScore | None = state.last_breakdown()
+lines: tuple[ScoredLine, ...] = () if last is None else last.lines
+view: ThreeOrMoreView = state.view(0)
+grid: tuple[str, ...] = view.grid
+twin: ThreeOrMoreState = state.copy()
+winners: frozenset[int] = twin.rollout(seed=2).winners
+same: ThreeOrMoreState = game.state_from_dict(state.to_dict())
+total: int = int(boardcore.simulate(game, 4, seed=3).stats["best_move"].sum())
+assert_type(game.new_state(seed=5), ThreeOrMoreState)
+assert_type(game.state_from_dict(state.to_dict()).scores(), tuple[int, ...])
+''',
     "fool": '''
 import boardcore
 from boardcore import Outcome

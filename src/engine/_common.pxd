@@ -1,7 +1,7 @@
 # Boundary helpers every engine's public methods share: they turn the Python objects a
 # caller passes into checked C integers, or raise the documented exception.  Only the
 # error paths import Python modules, so the common case costs a type check.
-from cpython.long cimport PyLong_CheckExact
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
 from libc.stdint cimport uint64_t
 
 
@@ -12,8 +12,12 @@ cdef inline Py_ssize_t action_index(object action, Py_ssize_t num_actions) excep
     IllegalActionError (it can never be legal).
     """
     cdef Py_ssize_t a
-    if PyLong_CheckExact(action) and -1 <= <object>action < num_actions + 1:
-        a = <Py_ssize_t>action
+    cdef int overflow = 0
+    if PyLong_CheckExact(action):
+        # No Python arithmetic here: this runs on every apply().
+        a = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow:
+            a = -1
     else:
         a = _slow_action_index(action)
     if a < 0 or a >= num_actions:
