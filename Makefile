@@ -4,7 +4,7 @@ VENV ?= .venv-test
 DEV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: help demo build debug test bench bench-smoke lint typecheck annotate clean
+.PHONY: help demo build debug test-env test bench bench-smoke lint typecheck annotate clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -22,7 +22,7 @@ build:  ## editable dev install into .venv, then rebuild changed engines in plac
 debug:  ## like build, with bounds checks and assertions on (BOARDCORE_DEBUG=1)
 	CYTHON_FORCE_REGEN=1 BOARDCORE_DEBUG=1 $(DEV)/bin/python setup.py -q build_ext --inplace --force
 
-test:  ## sdist -> wheel -> fresh $(VENV) with the test extras -> every test against the installed wheel
+test-env:  ## sdist -> wheel (no sources in it) -> fresh $(VENV) with the wheel and its test extras
 	rm -rf dist
 	$(PYTHON) -m venv --clear $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip build
@@ -32,6 +32,8 @@ test:  ## sdist -> wheel -> fresh $(VENV) with the test extras -> every test aga
 	bad = [n for n in names if n.endswith(('.pyx', '.pxd', '.c'))]; \
 	sys.exit(f'sources in the wheel: {bad}' if bad else 0)"
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[test]"
+
+test: test-env  ## test-env, then every test against the installed wheel
 	$(VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
