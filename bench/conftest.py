@@ -2,11 +2,15 @@
 
 What a bench file gets from here:
 
-* ``figures`` (session fixture): the registry of named figures.  ``figures.record(name,
-  value, unit, target=">= 3")`` stores one; ``figures.record_ratio(name, value, target,
-  unit="x")`` is the same for ratios.  Targets are strings ``">= X"`` or ``"<= X"`` (or
-  ``None`` for an informational figure).  Nothing is recorded when benchmarks are
-  disabled (``--benchmark-disable``: each body runs once, so its timings mean nothing).
+* ``figures`` (fixture): records named figures for the table.  The name is prefixed
+  with the game automatically, taken from the requesting module (``bench/test_<game>.py``
+  -> ``<game>: ``), so never write the game into a name.  ``figures.record(name, value,
+  unit, target=">= 3")`` stores one; ``figures.record_ratio(name, value, target,
+  unit="x")`` is the same for ratios; ``figures.record_peer(name, value, unit)`` stores a
+  peer's own figure under the neutral ``peer: `` prefix, once (the first record wins).
+  Targets are strings ``">= X"`` or ``"<= X"`` (or ``None`` for an informational
+  figure).  Nothing is recorded when benchmarks are disabled (``--benchmark-disable``:
+  each body runs once, so its timings mean nothing).
 * ``alternate`` (fixture, uses ``benchmark``): times several callables side by side,
   A, B, B, A, A, B, ... (the order flips every round so drift in machine load hits every
   side alike) and returns each side's median seconds per call.  Every ratio against a
@@ -14,7 +18,12 @@ What a bench file gets from here:
 * ``median_seconds(benchmark)`` (fixture returning a function): the median of a plain
   pytest-benchmark measurement, or ``None`` when benchmarks are disabled.
 * ``open_spiel`` / ``rlcard`` (fixtures): the peer module, or a clean skip when the
-  bench extras (``pip install boardcore[bench]``) are not installed.
+  bench extras (``pip install boardcore[bench]``) are not installed; ``connect_four`` /
+  ``uno``: the peer games (``common.ConnectFour`` / ``common.Uno``), built once.
+* ``session_cache`` (session fixture): a dict for what is measured once per session
+  (the peer comparisons, see ``common.per_unit_jointly``).
+
+The standard benchmarks every game runs are in ``common.py``.
 
 The ``pytest_terminal_summary`` hook below prints every recorded figure as a table on
 the last lines of the output (just above pytest's own ``N passed`` line).  Benchmarks
@@ -34,7 +43,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import boardcore
 import pytest
+from common import ConnectFour, Uno
 
 # The repo root, so `tests.reference.<game>` (the pure-Python references) imports.
 # Nothing under the root is named `boardcore`, so this cannot shadow the installed
@@ -43,11 +54,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+PEER = "peer"   # the group of the peers' own figures, shared by every game
 _TARGET = re.compile(r"^\s*(>=|<=)\s*([0-9.eE+-]+)\s*$")
 
 
 @dataclass
 class Figure:
+    group: str   # the game, or PEER
     name: str
     value: float
     unit: str
@@ -81,23 +94,46 @@ class Figures:
     current_test: str = ""
     cpu_at_start: tuple[float, float, float] | None = None
 
-    def record(self, name: str, value: float, unit: str, target: str | None = None) -> None:
-        """Store figure ``name`` (a later record of the same name replaces it)."""
+    def record(self, group: str, name: str, value: float, unit: str,
+               target: str | None = None, replace: bool = True) -> None:
+        """Store figure ``name`` of ``group`` (a later record replaces it if ``replace``)."""
         if target is not None:
             _parse_target(target)  # fail early on a malformed target
         if not self.enabled:
             return
-        self.rows = [r for r in self.rows if r.name != name]
-        self.rows.append(Figure(name, float(value), unit, target, self.current_test))
-
-    def record_ratio(self, name: str, value: float, target: str | None, unit: str = "x") -> None:
-        """Store a ratio; ``target`` like ``">= 3"`` (or ``None``: informational)."""
-        self.record(name, value, unit, target)
+        same = [r for r in self.rows if (r.group, r.name) == (group, name)]
+        if same and not replace:
+            return
+        self.rows = [r for r in self.rows if r not in same]
+        self.rows.append(Figure(group, name, float(value), unit, target, self.current_test))
 
     def note(self, text: str) -> None:
         """A line printed under the table (e.g. why a peer group did not run)."""
         if text not in self.notes:
             self.notes.append(text)
+
+
+@dataclass
+class GameFigures:
+    """A test's ``figures``: records under the game of the requesting module."""
+
+    registry: Figures
+    game: str
+
+    def record(self, name: str, value: float, unit: str, target: str | None = None) -> None:
+        """Store ``<game>: name`` (a later record of the same name replaces it)."""
+        self.registry.record(self.game, name, value, unit, target)
+
+    def record_ratio(self, name: str, value: float, target: str | None, unit: str = "x") -> None:
+        """Store a ratio; ``target`` like ``">= 3"`` (or ``None``: informational)."""
+        self.record(name, value, unit, target)
+
+    def record_peer(self, name: str, value: float, unit: str) -> None:
+        """Store a peer's own figure, ``peer: name``, once: the first record wins."""
+        self.registry.record(PEER, name, value, unit, None, replace=False)
+
+    def note(self, text: str) -> None:
+        self.registry.note(text)
 
 
 _FIGURES = pytest.StashKey[Figures]()
@@ -139,9 +175,22 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.config.stash[_FIGURES].current_test = item.name
 
 
+def _game_of(path: Path) -> str:
+    """``bench/test_<game>.py`` -> ``<game>``."""
+    if not path.stem.startswith("test_"):
+        raise ValueError(f"a bench module is named test_<game>.py, not {path.name}")
+    return path.stem[len("test_"):]
+
+
+@pytest.fixture
+def figures(request: pytest.FixtureRequest) -> GameFigures:
+    return GameFigures(request.config.stash[_FIGURES], _game_of(request.path))
+
+
 @pytest.fixture(scope="session")
-def figures(pytestconfig: pytest.Config) -> Figures:
-    return pytestconfig.stash[_FIGURES]
+def session_cache() -> dict[str, object]:
+    """What is measured once per session, shared by every game's tests."""
+    return {}
 
 
 @pytest.fixture
@@ -206,15 +255,27 @@ def _peer(name: str, figures: Figures, what: str) -> object:
 
 
 @pytest.fixture(scope="session")
-def open_spiel(figures: Figures) -> object:
+def open_spiel(pytestconfig: pytest.Config) -> object:
     """The ``pyspiel`` module (OpenSpiel), or skip the test."""
-    return _peer("pyspiel", figures, "OpenSpiel (open-spiel)")
+    return _peer("pyspiel", pytestconfig.stash[_FIGURES], "OpenSpiel (open-spiel)")
 
 
 @pytest.fixture(scope="session")
-def rlcard(figures: Figures) -> object:
+def rlcard(pytestconfig: pytest.Config) -> object:
     """The ``rlcard`` module, or skip the test."""
-    return _peer("rlcard", figures, "RLCard (rlcard)")
+    return _peer("rlcard", pytestconfig.stash[_FIGURES], "RLCard (rlcard)")
+
+
+@pytest.fixture(scope="session")
+def connect_four(open_spiel: object) -> ConnectFour:
+    """OpenSpiel ``connect_four``, its start and mid-game states (one per session)."""
+    return ConnectFour(open_spiel)
+
+
+@pytest.fixture(scope="session")
+def uno(rlcard: object) -> Uno:
+    """RLCard's ``uno`` environment (one per session)."""
+    return Uno(rlcard)
 
 
 # ---------------------------------------------------------------------------------
@@ -240,6 +301,13 @@ def _fmt_target(target: str | None, unit: str) -> str:
     return f"{op} {_fmt(bound, unit)}"
 
 
+def _group_order(group: str) -> tuple[int, int, str]:
+    """The games in ``boardcore.GAMES`` order, then any other group, the peers last."""
+    if group in boardcore.GAMES:
+        return 0, boardcore.GAMES.index(group), group
+    return (2 if group == PEER else 1), 0, group
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
     # Outermost wrapper: runs after pytest-benchmark's tables and pytest's short test
@@ -254,14 +322,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
         return result
     tr.write_sep("=", "boardcore bench figures (medians; ratios from alternated runs)")
     headers = ("figure", "measured", "target", "verdict")
-    body = [(r.name, _fmt(r.value, r.unit), _fmt_target(r.target, r.unit), r.verdict())
-            for r in figs.rows]
+    rows = sorted(figs.rows, key=lambda r: _group_order(r.group))   # stable: record order
+    body = [(f"{r.group}: {r.name}", _fmt(r.value, r.unit), _fmt_target(r.target, r.unit),
+             r.verdict()) for r in rows]
     widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
               for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
     tr.write_line(line)
-    tr.write_line("  ".join("-" * w for w in widths))
-    for row in body:
+    for i, row in enumerate(body):
+        if i == 0 or rows[i].group != rows[i - 1].group:
+            tr.write_line("  ".join("-" * w for w in widths))
         verdict = row[3]
         text = "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
         tr.write_line(text, red=verdict == "NOT MET", green=verdict == "met")
