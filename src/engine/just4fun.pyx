@@ -25,10 +25,10 @@ cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport action_index, rollout_seed, seat_index
+from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
@@ -444,12 +444,11 @@ cdef void _winners(const j4f_t *s, uint8_t *out) noexcept nogil:
             out[p] = sc[p] == top
 
 
-cdef int _play_out(j4f_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
-                   Py_ssize_t *hist_cap) noexcept nogil:
+cdef int _play_out(j4f_t *s, rng_t *player, hist_t *hist) noexcept nogil:
     """Play uniformly random legal actions to the end; return how many were played.
 
-    When ``hist`` is not NULL the actions are appended to that growable buffer (a
-    failed allocation stops recording and returns -1).
+    When ``hist`` is not NULL the actions are appended to it (a failed allocation
+    stops recording and returns -1).
     """
     cdef uint16_t legal[MAX_LEGAL]
     cdef int n, played = 0
@@ -457,24 +456,11 @@ cdef int _play_out(j4f_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
     while s.end == RUNNING:
         n = _legal(s, legal)
         a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL:
-            if hist_n[0] == hist_cap[0] and _grow(hist, hist_cap) < 0:
-                return -1
-            hist[0][hist_n[0]] = a
-            hist_n[0] += 1
+        if hist != NULL and hist_push(hist, a) < 0:
+            return -1
         _apply(s, a)
         played += 1
     return played
-
-
-cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
-    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 64
-    cdef uint16_t *p = <uint16_t *>realloc(buf[0], new_cap * sizeof(uint16_t))
-    if p == NULL:
-        return -1
-    buf[0] = p
-    cap[0] = new_cap
-    return 0
 
 
 cdef j4f_cfg_t _config(object game) except *:
@@ -509,19 +495,12 @@ cdef class Just4FunState:
     """
 
     cdef j4f_t s
-    cdef uint16_t *hist
-    cdef Py_ssize_t hist_n
-    cdef Py_ssize_t hist_cap
+    cdef hist_t hist
     cdef readonly object game
     cdef readonly object seed
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-
     def __dealloc__(self):
-        free(self.hist)
+        hist_free(&self.hist)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
@@ -582,10 +561,8 @@ cdef class Just4FunState:
                 break
         else:
             self._refuse(action, legal, n)
-        if self.hist_n == self.hist_cap and _grow(&self.hist, &self.hist_cap) < 0:
+        if hist_push(&self.hist, <uint16_t>a) < 0:
             raise MemoryError()
-        self.hist[self.hist_n] = <uint16_t>a
-        self.hist_n += 1
         _apply(&self.s, <int>a)
 
     cdef int _refuse(self, object action, uint16_t *legal, int n) except -1:
@@ -628,7 +605,7 @@ cdef class Just4FunState:
         cdef int done
         rng_seed(&player, rollout_seed(seed))
         with nogil:
-            done = _play_out(&self.s, &player, &self.hist, &self.hist_n, &self.hist_cap)
+            done = _play_out(&self.s, &player, &self.hist)
         if done < 0:
             raise MemoryError()
         return self.outcome()
@@ -641,12 +618,8 @@ cdef class Just4FunState:
         c.s = self.s
         c.game = self.game
         c.seed = self.seed
-        if self.hist_n:
-            c.hist = <uint16_t *>malloc(self.hist_n * sizeof(uint16_t))
-            if c.hist == NULL:
-                raise MemoryError()
-            memcpy(c.hist, self.hist, self.hist_n * sizeof(uint16_t))
-            c.hist_n = c.hist_cap = self.hist_n
+        if hist_copy(&c.hist, &self.hist) < 0:
+            raise MemoryError()
         return c
 
     def __copy__(self):
@@ -657,7 +630,7 @@ cdef class Just4FunState:
 
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
-        return [self.hist[i] for i in range(self.hist_n)]
+        return hist_list(&self.hist)
 
     def __reduce__(self):
         return (_restore, (self.game, self.to_dict()))
@@ -761,14 +734,8 @@ cdef class Just4FunState:
         st.game = game
         st.seed = data["seed"]
         _load(&st.s, game, data)
-        hist = _int_list(data, "history", 0, N_ACTIONS - 1)
-        if hist:
-            st.hist = <uint16_t *>malloc(len(hist) * sizeof(uint16_t))
-            if st.hist == NULL:
-                raise MemoryError()
-            for i, a in enumerate(hist):
-                st.hist[i] = a
-            st.hist_n = st.hist_cap = len(hist)
+        if hist_load(&st.hist, _int_list(data, "history", 0, N_ACTIONS - 1)) < 0:
+            raise MemoryError()
         return st
 
     # -- pictures -------------------------------------------------------------------
@@ -776,7 +743,7 @@ cdef class Just4FunState:
     def __repr__(self):
         seat = "over" if self.s.end != RUNNING else f"seat {self.s.current} to act"
         return (f"<Just4FunState players={self.s.n_players} {seat} "
-                f"move={self.hist_n}>")
+                f"move={self.hist.len}>")
 
     def __str__(self):
         return _picture(self)
@@ -799,7 +766,7 @@ cdef class Just4FunState:
             for g in range(start, stop):
                 _init(&s, &cfg, derive_seed(batch_seed, 0, <uint64_t>g))
                 rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
-                lengths[g] = _play_out(&s, &player, NULL, NULL, NULL)
+                lengths[g] = _play_out(&s, &player, NULL)
                 _scores(&s, sc)
                 _winners(&s, w)
                 for p in range(cfg.n_players):

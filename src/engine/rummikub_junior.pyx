@@ -27,10 +27,11 @@ cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
 from _common cimport action_index, rollout_seed, seat_index
+from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import re
@@ -469,12 +470,11 @@ cdef void _winners(const rkj_t *s, uint8_t *out) noexcept nogil:
             out[p] = s.stars[p] == top
 
 
-cdef int _play_out(rkj_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
-                   Py_ssize_t *hist_cap, int64_t *turns) noexcept nogil:
+cdef int _play_out(rkj_t *s, rng_t *player, hist_t *hist, int64_t *turns) noexcept nogil:
     """Play uniformly random legal actions to the end; return how many were played.
 
-    When ``hist`` is not NULL the actions are appended to that growable buffer (a
-    failed allocation stops and returns -1).  ``turns`` counts passes and ends.
+    When ``hist`` is not NULL the actions are appended to it (a failed allocation
+    stops and returns -1).  ``turns`` counts passes and ends.
     """
     cdef uint16_t legal[N_ACTIONS]
     cdef int n, played = 0
@@ -482,26 +482,13 @@ cdef int _play_out(rkj_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
     while s.current != NO_SEAT:
         n = _legal(s, legal)
         a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL:
-            if hist_n[0] == hist_cap[0] and _grow(hist, hist_cap) < 0:
-                return -1
-            hist[0][hist_n[0]] = a
-            hist_n[0] += 1
+        if hist != NULL and hist_push(hist, a) < 0:
+            return -1
         if a <= A_END:
             turns[0] += 1
         _apply(s, a)
         played += 1
     return played
-
-
-cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
-    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 256
-    cdef uint16_t *p = <uint16_t *>realloc(buf[0], new_cap * sizeof(uint16_t))
-    if p == NULL:
-        return -1
-    buf[0] = p
-    cap[0] = new_cap
-    return 0
 
 
 # ---------------------------------------------------------------------------------
@@ -521,19 +508,12 @@ cdef class RummikubJuniorState:
     """
 
     cdef rkj_t s
-    cdef uint16_t *hist
-    cdef Py_ssize_t hist_n
-    cdef Py_ssize_t hist_cap
+    cdef hist_t hist
     cdef readonly object game
     cdef readonly object seed
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-
     def __dealloc__(self):
-        free(self.hist)
+        hist_free(&self.hist)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
@@ -587,10 +567,8 @@ cdef class RummikubJuniorState:
         cdef Py_ssize_t a = action_index(action, N_ACTIONS)
         if not _is_legal(&self.s, <int>a):
             self._refuse(action)
-        if self.hist_n == self.hist_cap and _grow(&self.hist, &self.hist_cap) < 0:
+        if hist_push(&self.hist, <uint16_t>a) < 0:
             raise MemoryError()
-        self.hist[self.hist_n] = <uint16_t>a
-        self.hist_n += 1
         _apply(&self.s, <int>a)
 
     cdef int _refuse(self, object action) except -1:
@@ -634,8 +612,7 @@ cdef class RummikubJuniorState:
         cdef int64_t turns = 0
         rng_seed(&player, rollout_seed(seed))
         with nogil:
-            done = _play_out(&self.s, &player, &self.hist, &self.hist_n, &self.hist_cap,
-                             &turns)
+            done = _play_out(&self.s, &player, &self.hist, &turns)
         if done < 0:
             raise MemoryError()
         return self.outcome()
@@ -648,12 +625,8 @@ cdef class RummikubJuniorState:
         c.s = self.s
         c.game = self.game
         c.seed = self.seed
-        if self.hist_n:
-            c.hist = <uint16_t *>malloc(self.hist_n * sizeof(uint16_t))
-            if c.hist == NULL:
-                raise MemoryError()
-            memcpy(c.hist, self.hist, self.hist_n * sizeof(uint16_t))
-            c.hist_n = c.hist_cap = self.hist_n
+        if hist_copy(&c.hist, &self.hist) < 0:
+            raise MemoryError()
         return c
 
     def __copy__(self):
@@ -664,7 +637,7 @@ cdef class RummikubJuniorState:
 
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
-        return [self.hist[i] for i in range(self.hist_n)]
+        return hist_list(&self.hist)
 
     def __reduce__(self):
         return (_restore, (self.game, self.to_dict()))
@@ -863,13 +836,8 @@ cdef class RummikubJuniorState:
                 type(a) is not int or not 0 <= a < N_ACTIONS for a in hist):
             raise InvalidStateError(
                 f"field 'history' must be a list of actions in range({N_ACTIONS})")
-        if hist:
-            st.hist = <uint16_t *>malloc(len(hist) * sizeof(uint16_t))
-            if st.hist == NULL:
-                raise MemoryError()
-            for i, a in enumerate(hist):
-                st.hist[i] = a
-            st.hist_n = st.hist_cap = len(hist)
+        if hist_load(&st.hist, hist) < 0:
+            raise MemoryError()
         if st.s.current != NO_SEAT and _legal(&st.s, legal) == 0:
             raise InvalidStateError(
                 "field 'joker_pending': the taken joker has no place on the table or in "
@@ -880,7 +848,7 @@ cdef class RummikubJuniorState:
 
     def __repr__(self):
         seat = "over" if self.s.current == NO_SEAT else f"seat {self.s.current} to act"
-        return f"<RummikubJuniorState players={self.s.n_players} {seat} move={self.hist_n}>"
+        return f"<RummikubJuniorState players={self.s.n_players} {seat} move={self.hist.len}>"
 
     def __str__(self):
         cdef int p, r
@@ -922,7 +890,7 @@ cdef class RummikubJuniorState:
                 _init(&s, n_players, start_player, derive_seed(batch_seed, 0, <uint64_t>g))
                 rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
                 turns = 0
-                lengths[g] = _play_out(&s, &player, NULL, NULL, NULL, &turns)
+                lengths[g] = _play_out(&s, &player, NULL, &turns)
                 _winners(&s, w)
                 for p in range(n_players):
                     scores[g, p] = s.stars[p]
