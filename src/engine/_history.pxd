@@ -37,14 +37,19 @@ cdef inline int hist_push(hist_t *h, uint16_t action) noexcept nogil:
 
 
 cdef inline int hist_copy(hist_t *dst, const hist_t *src) noexcept nogil:
-    """Copy ``src`` into the empty history ``dst`` (exactly its length); -1 if out of memory."""
+    """Copy ``src`` into the empty history ``dst``; return -1 if out of memory.
+
+    The copy gets the same capacity, so the usual next step (copy, then apply) does not
+    reallocate at once.
+    """
     if src.len == 0:
         return 0
-    dst.buf = <uint16_t *>malloc(src.len * sizeof(uint16_t))
+    dst.buf = <uint16_t *>malloc(src.cap * sizeof(uint16_t))
     if dst.buf == NULL:
         return -1
     memcpy(dst.buf, src.buf, src.len * sizeof(uint16_t))
-    dst.len = dst.cap = src.len
+    dst.len = src.len
+    dst.cap = src.cap
     return 0
 
 
