@@ -19,7 +19,7 @@ from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, rollout_seed, seat_index
+from _common cimport action_index, rollout_seed, seat_index, state_reduce
 from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
@@ -392,11 +392,6 @@ cdef list _mask_actions(const uint32_t *m):
     return out
 
 
-def _restore(game, data):
-    """Rebuild a pickled state (pickling goes through ``to_dict``)."""
-    return game.state_from_dict(data)
-
-
 def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
                   const int8_t[::1] leads, const uint8_t[::1] lengths, int nfools,
                   Py_ssize_t repeat=1):
@@ -667,7 +662,7 @@ cdef class FoolState:
         return d
 
     def __reduce__(self):
-        return (_restore, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     def __repr__(self):
         seat = "over" if self.s.over else f"seat {self.s.to_move} to act"

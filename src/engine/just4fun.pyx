@@ -22,12 +22,11 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, rollout_seed, seat_index
+from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
+                      state_reduce)
 from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
@@ -524,26 +523,12 @@ cdef class Just4FunState:
     def legal_actions(self):
         """Return the legal actions, ascending (empty once the game is over)."""
         cdef uint16_t legal[MAX_LEGAL]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        cdef list out = PyList_New(n)
-        cdef object a
-        for i in range(n):
-            a = ACTION_INTS[legal[i]]
-            Py_INCREF(a)
-            PyList_SET_ITEM(out, i, a)
-        return out
+        return legal_list(ACTION_INTS, legal, _legal(&self.s, legal))
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""
         cdef uint16_t legal[MAX_LEGAL]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-        cdef uint8_t[::1] m = mask
-        for i in range(n):
-            m[legal[i]] = 1
-        return mask.view(np.bool_)
+        return legal_mask(np.zeros(N_ACTIONS, dtype=np.bool_), legal, _legal(&self.s, legal))
 
     def apply(self, action):
         """Apply a legal action (an int); anything else raises and changes nothing.
@@ -633,7 +618,7 @@ cdef class Just4FunState:
         return hist_list(&self.hist)
 
     def __reduce__(self):
-        return (_restore, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     # -- notation -------------------------------------------------------------------
 
@@ -788,10 +773,6 @@ def _bench_line_check(const uint64_t[::1] masks, int repeats):
             for i in range(n):
                 hits += _has_four(masks[i] ^ <uint64_t>r)
     return hits
-
-
-def _restore(game, data):
-    return game.state_from_dict(data)
 
 
 def _notation(action):
