@@ -20,6 +20,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.string cimport memcpy, memset
 
 from _common cimport action_index, rollout_seed, seat_index, state_reduce
+from _fields cimport field
 from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
@@ -692,9 +693,7 @@ cdef class FoolState:
 # to_dict -> state, with every field checked.
 
 cdef object _field(object data, str name, type kind):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    value = data[name]
+    value = field(data, name)
     if type(value) is not kind:
         raise InvalidStateError(f"field {name!r} is {value!r}, expected a {kind.__name__}")
     return value

@@ -27,6 +27,7 @@ from libc.string cimport memcpy, memset
 
 from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
                       state_reduce)
+from _fields cimport field, int_field, int_list
 from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
@@ -719,7 +720,7 @@ cdef class Just4FunState:
         st.game = game
         st.seed = data["seed"]
         _load(&st.s, game, data)
-        if hist_load(&st.hist, _int_list(data, "history", 0, N_ACTIONS - 1)) < 0:
+        if hist_load(&st.hist, int_list(data, "history", 0, N_ACTIONS - 1)) < 0:
             raise MemoryError()
         return st
 
@@ -786,30 +787,6 @@ def _notation(action):
 # Loading a to_dict document: every field checked, nothing trusted.
 # ---------------------------------------------------------------------------------
 
-def _field(data, name):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    return data[name]
-
-
-def _int_list(data, name, lo, hi, length=None):
-    value = _field(data, name)
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        want = f"a list of {length}" if length is not None else "a list"
-        raise InvalidStateError(f"field {name!r} must be {want} ints, not {value!r}")
-    for x in value:
-        if type(x) is not int or not lo <= x <= hi:
-            raise InvalidStateError(f"field {name!r} holds {x!r}; allowed ints {lo}..{hi}")
-    return value
-
-
-def _int_field(data, name, lo, hi):
-    value = _field(data, name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise InvalidStateError(f"field {name!r} is {value!r}; allowed ints {lo}..{hi}")
-    return value
-
-
 cdef int _load(j4f_t *s, object game, dict data) except -1:
     cdef int n = game.num_players
     cdef int p, i, c, q
@@ -817,7 +794,7 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
     s.n_players = n
     s.returned_on_lock = game.options["returned_on_lock"]
     s.winner = NO_SEAT
-    layout = _int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
+    layout = int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
     if sorted(layout) != list(range(1, N_FIELDS + 1)):
         raise InvalidStateError(f"field 'layout' is not a permutation of 1..36: {layout!r}")
     if game._layout is not None and tuple(layout) != game._layout:
@@ -825,17 +802,17 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
     for i in range(N_FIELDS):
         s.field[CELL_BIT[i]] = layout[i]
         s.cell_of[layout[i]] = CELL_BIT[i]
-    stones = _field(data, "stones")
+    stones = field(data, "stones")
     if not isinstance(stones, list) or len(stones) != n:
         raise InvalidStateError(f"field 'stones' must hold {n} lists of 36 counts")
     for p in range(n):
-        row = _int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
+        row = int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
         for i in range(N_FIELDS):
             s.stones[p][CELL_BIT[i]] = row[i]
-    owners = _field(data, "owners")
+    owners = field(data, "owners")
     if not isinstance(owners, list) or len(owners) != N_FIELDS:
         raise InvalidStateError("field 'owners' must be a list of 36 seats or nulls")
-    supplies = _int_list(data, "supplies", 0, SUPPLY, n)
+    supplies = int_list(data, "supplies", 0, SUPPLY, n)
     for p in range(n):
         s.supply[p] = supplies[p]
         if s.supply[p] + sum(stones[p]) > SUPPLY:
@@ -859,12 +836,12 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
                     raise InvalidStateError(
                         f"field 'stones': seat {q} leads field {layout[i]} by 2 but it "
                         f"is not locked")
-    hands = _field(data, "hands")
+    hands = field(data, "hands")
     if not isinstance(hands, list) or len(hands) != n:
         raise InvalidStateError(f"field 'hands' must hold {n} lists of card values")
     cards = []
     for p in range(n):
-        hand = _int_list({"hands": hands[p]}, "hands", 1, 19)
+        hand = int_list({"hands": hands[p]}, "hands", 1, 19)
         if len(hand) > HAND_SIZE or hand != sorted(hand):
             raise InvalidStateError(
                 f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
@@ -874,8 +851,8 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         if len(hand) == HAND_SIZE:
             _index_hand(s, p)
         cards += hand
-    draw = _int_list(data, "draw_pile", 1, 19)
-    discard = _int_list(data, "discard_pile", 1, 19)
+    draw = int_list(data, "draw_pile", 1, 19)
+    discard = int_list(data, "discard_pile", 1, 19)
     if sorted(cards + draw + discard) != list(DECK):
         raise InvalidStateError(
             "fields 'hands', 'draw_pile' and 'discard_pile' together must be the 55-card deck")
@@ -887,8 +864,8 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         s.draw[i] = draw[i]
     for i in range(len(discard)):
         s.discard[i] = discard[i]
-    s.idle = _int_field(data, "idle_turns", 0, IDLE_LIMIT)
-    rng = _int_list(data, "rng", 0, 2**64 - 1, 4)
+    s.idle = int_field(data, "idle_turns", 0, IDLE_LIMIT)
+    rng = int_list(data, "rng", 0, 2**64 - 1, 4)
     if not any(rng):
         raise InvalidStateError("field 'rng' must not be all zero")
     for i in range(4):
@@ -907,7 +884,7 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         if _has_four(s.held[p]):
             s.end = END_FOUR_IN_A_ROW
             s.winner = p
-    current = _field(data, "current_player")
+    current = field(data, "current_player")
     if s.end == RUNNING and s.idle >= IDLE_LIMIT:
         s.end = END_EXCHANGE_LIMIT
     if s.end == RUNNING and not any(_can_take_turn(s, q) for q in range(n)):

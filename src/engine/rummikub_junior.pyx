@@ -30,6 +30,7 @@ from libc.string cimport memset
 
 from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
                       state_reduce)
+from _fields cimport field, int_field
 from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
@@ -816,7 +817,7 @@ cdef class RummikubJuniorState:
         st.game = game
         st.seed = data["seed"]
         _load(&st.s, game, data)
-        hist = _field(data, "history")
+        hist = field(data, "history")
         if not isinstance(hist, list) or any(
                 type(a) is not int or not 0 <= a < N_ACTIONS for a in hist):
             raise InvalidStateError(
@@ -968,21 +969,8 @@ def _parse_run(text, words):
 # Loading a to_dict document: every field checked, nothing trusted.
 # ---------------------------------------------------------------------------------
 
-def _field(data, name):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    return data[name]
-
-
-def _int_field(data, name, lo, hi):
-    value = _field(data, name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise InvalidStateError(f"field {name!r} is {value!r}; allowed ints {lo}..{hi}")
-    return value
-
-
 def _bool_field(data, name):
-    value = _field(data, name)
+    value = field(data, name)
     if type(value) is not bool:
         raise InvalidStateError(f"field {name!r} is {value!r}; allowed true or false")
     return value
@@ -1002,7 +990,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
     memset(s, 0, sizeof(rkj_t))
     s.n_players = n
     seen = [0] * N_TILES
-    racks = _field(data, "racks")
+    racks = field(data, "racks")
     if not isinstance(racks, list) or len(racks) != n:
         raise InvalidStateError(f"field 'racks' must hold {n} lists of tiles, not {racks!r}")
     for p in range(n):
@@ -1012,7 +1000,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
                 s.rack_jokers[p] += 1
             else:
                 s.rack[p] |= (<uint64_t>1) << t
-    table = _field(data, "table")
+    table = field(data, "table")
     if not isinstance(table, list) or len(table) > MAX_RUNS:
         raise InvalidStateError(
             f"field 'table' must be a list of at most {MAX_RUNS} runs, not {table!r}")
@@ -1031,7 +1019,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
         for i in range(length):
             seen[JOKER if (jokers >> i) & 1 else colour * N_NUMBERS + lo - 1 + i] += 1
     s.n_runs = len(table)
-    pool = _tile_list(data, "pool", _field(data, "pool"))
+    pool = _tile_list(data, "pool", field(data, "pool"))
     for i, t in enumerate(pool):
         s.pool[N_TILES - len(pool) + i] = t
         seen[t] += 1
@@ -1040,33 +1028,33 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
         raise InvalidStateError(
             "fields 'racks', 'table' and 'pool' together must hold each numbered tile "
             "once and 4 jokers (K2)")
-    stars = _field(data, "stars")
+    stars = field(data, "stars")
     if not isinstance(stars, list) or len(stars) != n or any(
             type(x) is not int or not 0 <= x <= 1_000_000 for x in stars):
         raise InvalidStateError(
             f"field 'stars' is {stars!r}; expected {n} ints in 0..1000000")
     for p in range(n):
         s.stars[p] = stars[p]
-    bank = _field(data, "bank")
+    bank = field(data, "bank")
     if type(bank) is not int or bank != STARS_TOTAL - sum(stars):
         raise InvalidStateError(
             f"field 'bank' is {bank!r}, expected {STARS_TOTAL - sum(stars)} "
             f"(56 stars in all, K2/K9)")
     s.laid = _bool_field(data, "laid_this_turn")
     s.pending = _bool_field(data, "joker_pending")
-    s.passes = _int_field(data, "passes", 0, n)
+    s.passes = int_field(data, "passes", 0, n)
     if s.passes and s.pool_pos < N_TILES:
         raise InvalidStateError(
             "field 'passes' counts passes with the pool empty, but the pool is not (K11)")
-    rng = _field(data, "rng")
+    rng = field(data, "rng")
     if not isinstance(rng, list) or len(rng) != 4 or any(
             type(x) is not int or not 0 <= x < 2**64 for x in rng) or not any(rng):
         raise InvalidStateError(
             f"field 'rng' is {rng!r}; expected 4 ints in 0..2**64-1, not all zero")
     for i in range(4):
         s.rng.s[i] = rng[i]
-    current = _field(data, "current_player")
-    went_out = _field(data, "went_out")
+    current = field(data, "current_player")
+    went_out = field(data, "went_out")
     if current is None:
         s.current = NO_SEAT
         if went_out is None:
