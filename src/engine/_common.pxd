@@ -1,8 +1,13 @@
 # Boundary helpers every engine's public methods share: they turn the Python objects a
-# caller passes into checked C integers, or raise the documented exception.  Only the
-# error paths import Python modules, so the common case costs a type check.
+# caller passes into checked C integers, or raise the documented exception, and turn a
+# C buffer of actions back into the Python results.  Only the error paths import
+# Python modules, so the common case costs a type check.
+cimport cython
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
-from libc.stdint cimport uint64_t
+from cpython.ref cimport Py_INCREF
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 
 cdef inline Py_ssize_t action_index(object action, Py_ssize_t num_actions) except -1:
@@ -63,3 +68,49 @@ cdef inline uint64_t rollout_seed(object seed) except? 0:
         return <uint64_t>seed
     from boardcore.protocol import check_seed
     return check_seed(seed)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline list legal_list(tuple action_ints, const uint16_t *actions, int n):
+    """Return ``actions[:n]`` as a list of the ready ints ``action_ints[a]``.
+
+    ``action_ints`` is the engine's ``tuple(range(num_actions))``: the list takes
+    references to its items, never allocates an int (``legal_actions()`` runs on every
+    Python-driven move).
+    """
+    cdef list out = PyList_New(n)
+    cdef object a
+    cdef int i
+    for i in range(n):
+        a = action_ints[actions[i]]
+        Py_INCREF(a)
+        PyList_SET_ITEM(out, i, a)
+    return out
+
+
+cdef inline object legal_mask(object mask, const uint16_t *actions, int n):
+    """Set ``mask[a]`` for each of ``actions[:n]`` and return ``mask``.
+
+    ``mask`` is a fresh zeroed C-contiguous array of one-byte items, e.g.
+    ``np.zeros(num_actions, dtype=np.bool_)``, made by the caller (headers cannot
+    import numpy); it is filled through the buffer protocol, without Python indexing.
+    """
+    cdef Py_buffer view
+    cdef uint8_t *m
+    cdef int i
+    PyObject_GetBuffer(mask, &view, PyBUF_WRITABLE)
+    m = <uint8_t *>view.buf
+    for i in range(n):
+        m[actions[i]] = 1
+    PyBuffer_Release(&view)
+    return mask
+
+
+cdef inline tuple state_reduce(object state):
+    """Return ``state.__reduce__()``: pickling goes through ``to_dict``.
+
+    Unpickling calls ``state.game.state_from_dict(state.to_dict())`` (a bound method of
+    the game pickles by reference to the game and the method name).
+    """
+    return (state.game.state_from_dict, (state.to_dict(),))

@@ -53,7 +53,6 @@ class FoolState:
         stats: npt.NDArray[np.int64],
     ) -> None: ...
 
-def _restore(game: Fool, data: dict[str, Any]) -> FoolState: ...
 def _trick_kernel(
     seats: npt.NDArray[np.uint8],
     cards: npt.NDArray[np.uint8],

@@ -16,11 +16,12 @@
 cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, rollout_seed, seat_index
+from _common cimport action_index, rollout_seed, seat_index, state_reduce
+from _fields cimport field
+from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
@@ -112,12 +113,6 @@ ctypedef struct fool_t:
     uint8_t dealer
     uint8_t over, end
     rng_t rng
-
-
-ctypedef struct hist_t:
-    uint8_t *buf
-    Py_ssize_t len
-    Py_ssize_t cap
 
 
 # ---------------------------------------------------------------------------------------
@@ -323,21 +318,6 @@ cdef void _apply(fool_t *s, int a) noexcept nogil:
         _end_trick(s)
 
 
-cdef int _push(hist_t *h, uint8_t a) noexcept nogil:
-    cdef Py_ssize_t cap
-    cdef uint8_t *buf
-    if h.len == h.cap:
-        cap = 2 * h.cap if h.cap else 256
-        buf = <uint8_t *>realloc(h.buf, cap)
-        if buf == NULL:
-            return -1
-        h.buf = buf
-        h.cap = cap
-    h.buf[h.len] = a
-    h.len += 1
-    return 0
-
-
 cdef Py_ssize_t _play_random(fool_t *s, rng_t *player, hist_t *h) noexcept nogil:
     # The random player: action i of the ascending legal list, i = bounded(count) from the
     # player's own generator.  Returns the actions played, or -1 if history ran out of memory.
@@ -347,7 +327,7 @@ cdef Py_ssize_t _play_random(fool_t *s, rng_t *player, hist_t *h) noexcept nogil
     while not s.over:
         count = _legal_masks(s, m)
         a = _nth_action(m, rng_bounded(player, count))
-        if h != NULL and _push(h, a) < 0:
+        if h != NULL and hist_push(h, <uint16_t>a) < 0:
             return -1
         _apply(s, a)
         played += 1
@@ -413,11 +393,6 @@ cdef list _mask_actions(const uint32_t *m):
     return out
 
 
-def _restore(game, data):
-    """Rebuild a pickled state (pickling goes through ``to_dict``)."""
-    return game.state_from_dict(data)
-
-
 def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
                   const int8_t[::1] leads, const uint8_t[::1] lengths, int nfools,
                   Py_ssize_t repeat=1):
@@ -474,8 +449,6 @@ cdef class FoolState:
     True
     """
 
-    # New objects arrive zeroed (Cython clears fresh and freelist objects alike), so the
-    # history starts empty with no buffer.
     cdef fool_t s
     cdef hist_t hist
     cdef readonly object game
@@ -485,7 +458,7 @@ cdef class FoolState:
         raise TypeError("FoolState cannot be made directly; use Fool(...).new_state(seed)")
 
     def __dealloc__(self):
-        free(self.hist.buf)
+        hist_free(&self.hist)
 
     # -- construction used by the framework ----------------------------------------------
 
@@ -570,7 +543,7 @@ cdef class FoolState:
                 f"illegal action {action!r} ({_NAMES[a]}): seat {self.s.to_move} may play "
                 + ", ".join(f"{b} ({_NAMES[b]})" for b in self.legal_actions())
             )
-        if _push(&self.hist, <uint8_t>a) < 0:
+        if hist_push(&self.hist, <uint16_t>a) < 0:
             raise MemoryError("no memory for the history")
         _apply(&self.s, <int>a)
 
@@ -612,13 +585,8 @@ cdef class FoolState:
         c.s = self.s
         c.game = self.game
         c.seed = self.seed
-        if self.hist.len:
-            c.hist.buf = <uint8_t *>malloc(self.hist.cap)
-            if c.hist.buf == NULL:
-                raise MemoryError("no memory for the history")
-            memcpy(c.hist.buf, self.hist.buf, self.hist.len)
-            c.hist.cap = self.hist.cap
-            c.hist.len = self.hist.len
+        if hist_copy(&c.hist, &self.hist) < 0:
+            raise MemoryError("no memory for the history")
         return c
 
     def __copy__(self):
@@ -629,7 +597,7 @@ cdef class FoolState:
 
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
-        return [self.hist.buf[i] for i in range(self.hist.len)]
+        return hist_list(&self.hist)
 
     def rollout(self, seed=None):
         """Play uniformly random moves to the end, in place; return the ``Outcome``."""
@@ -695,7 +663,7 @@ cdef class FoolState:
         return d
 
     def __reduce__(self):
-        return (_restore, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     def __repr__(self):
         seat = "over" if self.s.over else f"seat {self.s.to_move} to act"
@@ -725,9 +693,7 @@ cdef class FoolState:
 # to_dict -> state, with every field checked.
 
 cdef object _field(object data, str name, type kind):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    value = data[name]
+    value = field(data, name)
     if type(value) is not kind:
         raise InvalidStateError(f"field {name!r} is {value!r}, expected a {kind.__name__}")
     return value
@@ -903,9 +869,8 @@ cdef int _load(FoolState st, object game, object data) except -1:
             f"field 'rng' is {rng!r}, expected four 64-bit words, not all zero")
     for i in range(4):
         s.rng.s[i] = rng[i]
-    for x in history:
-        if _push(&st.hist, <uint8_t>x) < 0:
-            raise MemoryError("no memory for the history")
+    if hist_load(&st.hist, history) < 0:
+        raise MemoryError("no memory for the history")
     st.game = game
     st.seed = data["seed"]
     return 0

@@ -22,13 +22,13 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, rollout_seed, seat_index
+from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
+                      state_reduce)
+from _fields cimport field, int_field, int_list
+from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
@@ -444,12 +444,11 @@ cdef void _winners(const j4f_t *s, uint8_t *out) noexcept nogil:
             out[p] = sc[p] == top
 
 
-cdef int _play_out(j4f_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
-                   Py_ssize_t *hist_cap) noexcept nogil:
+cdef int _play_out(j4f_t *s, rng_t *player, hist_t *hist) noexcept nogil:
     """Play uniformly random legal actions to the end; return how many were played.
 
-    When ``hist`` is not NULL the actions are appended to that growable buffer (a
-    failed allocation stops recording and returns -1).
+    When ``hist`` is not NULL the actions are appended to it (a failed allocation
+    stops recording and returns -1).
     """
     cdef uint16_t legal[MAX_LEGAL]
     cdef int n, played = 0
@@ -457,24 +456,11 @@ cdef int _play_out(j4f_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
     while s.end == RUNNING:
         n = _legal(s, legal)
         a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL:
-            if hist_n[0] == hist_cap[0] and _grow(hist, hist_cap) < 0:
-                return -1
-            hist[0][hist_n[0]] = a
-            hist_n[0] += 1
+        if hist != NULL and hist_push(hist, a) < 0:
+            return -1
         _apply(s, a)
         played += 1
     return played
-
-
-cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
-    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 64
-    cdef uint16_t *p = <uint16_t *>realloc(buf[0], new_cap * sizeof(uint16_t))
-    if p == NULL:
-        return -1
-    buf[0] = p
-    cap[0] = new_cap
-    return 0
 
 
 cdef j4f_cfg_t _config(object game) except *:
@@ -509,19 +495,12 @@ cdef class Just4FunState:
     """
 
     cdef j4f_t s
-    cdef uint16_t *hist
-    cdef Py_ssize_t hist_n
-    cdef Py_ssize_t hist_cap
+    cdef hist_t hist
     cdef readonly object game
     cdef readonly object seed
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-
     def __dealloc__(self):
-        free(self.hist)
+        hist_free(&self.hist)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
@@ -545,26 +524,12 @@ cdef class Just4FunState:
     def legal_actions(self):
         """Return the legal actions, ascending (empty once the game is over)."""
         cdef uint16_t legal[MAX_LEGAL]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        cdef list out = PyList_New(n)
-        cdef object a
-        for i in range(n):
-            a = ACTION_INTS[legal[i]]
-            Py_INCREF(a)
-            PyList_SET_ITEM(out, i, a)
-        return out
+        return legal_list(ACTION_INTS, legal, _legal(&self.s, legal))
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""
         cdef uint16_t legal[MAX_LEGAL]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-        cdef uint8_t[::1] m = mask
-        for i in range(n):
-            m[legal[i]] = 1
-        return mask.view(np.bool_)
+        return legal_mask(np.zeros(N_ACTIONS, dtype=np.bool_), legal, _legal(&self.s, legal))
 
     def apply(self, action):
         """Apply a legal action (an int); anything else raises and changes nothing.
@@ -582,10 +547,8 @@ cdef class Just4FunState:
                 break
         else:
             self._refuse(action, legal, n)
-        if self.hist_n == self.hist_cap and _grow(&self.hist, &self.hist_cap) < 0:
+        if hist_push(&self.hist, <uint16_t>a) < 0:
             raise MemoryError()
-        self.hist[self.hist_n] = <uint16_t>a
-        self.hist_n += 1
         _apply(&self.s, <int>a)
 
     cdef int _refuse(self, object action, uint16_t *legal, int n) except -1:
@@ -628,7 +591,7 @@ cdef class Just4FunState:
         cdef int done
         rng_seed(&player, rollout_seed(seed))
         with nogil:
-            done = _play_out(&self.s, &player, &self.hist, &self.hist_n, &self.hist_cap)
+            done = _play_out(&self.s, &player, &self.hist)
         if done < 0:
             raise MemoryError()
         return self.outcome()
@@ -641,12 +604,8 @@ cdef class Just4FunState:
         c.s = self.s
         c.game = self.game
         c.seed = self.seed
-        if self.hist_n:
-            c.hist = <uint16_t *>malloc(self.hist_n * sizeof(uint16_t))
-            if c.hist == NULL:
-                raise MemoryError()
-            memcpy(c.hist, self.hist, self.hist_n * sizeof(uint16_t))
-            c.hist_n = c.hist_cap = self.hist_n
+        if hist_copy(&c.hist, &self.hist) < 0:
+            raise MemoryError()
         return c
 
     def __copy__(self):
@@ -657,10 +616,10 @@ cdef class Just4FunState:
 
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
-        return [self.hist[i] for i in range(self.hist_n)]
+        return hist_list(&self.hist)
 
     def __reduce__(self):
-        return (_restore, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     # -- notation -------------------------------------------------------------------
 
@@ -761,14 +720,8 @@ cdef class Just4FunState:
         st.game = game
         st.seed = data["seed"]
         _load(&st.s, game, data)
-        hist = _int_list(data, "history", 0, N_ACTIONS - 1)
-        if hist:
-            st.hist = <uint16_t *>malloc(len(hist) * sizeof(uint16_t))
-            if st.hist == NULL:
-                raise MemoryError()
-            for i, a in enumerate(hist):
-                st.hist[i] = a
-            st.hist_n = st.hist_cap = len(hist)
+        if hist_load(&st.hist, int_list(data, "history", 0, N_ACTIONS - 1)) < 0:
+            raise MemoryError()
         return st
 
     # -- pictures -------------------------------------------------------------------
@@ -776,7 +729,7 @@ cdef class Just4FunState:
     def __repr__(self):
         seat = "over" if self.s.end != RUNNING else f"seat {self.s.current} to act"
         return (f"<Just4FunState players={self.s.n_players} {seat} "
-                f"move={self.hist_n}>")
+                f"move={self.hist.len}>")
 
     def __str__(self):
         return _picture(self)
@@ -799,7 +752,7 @@ cdef class Just4FunState:
             for g in range(start, stop):
                 _init(&s, &cfg, derive_seed(batch_seed, 0, <uint64_t>g))
                 rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
-                lengths[g] = _play_out(&s, &player, NULL, NULL, NULL)
+                lengths[g] = _play_out(&s, &player, NULL)
                 _scores(&s, sc)
                 _winners(&s, w)
                 for p in range(cfg.n_players):
@@ -823,10 +776,6 @@ def _bench_line_check(const uint64_t[::1] masks, int repeats):
     return hits
 
 
-def _restore(game, data):
-    return game.state_from_dict(data)
-
-
 def _notation(action):
     a = int(action)
     if a == EXCHANGE:
@@ -838,30 +787,6 @@ def _notation(action):
 # Loading a to_dict document: every field checked, nothing trusted.
 # ---------------------------------------------------------------------------------
 
-def _field(data, name):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    return data[name]
-
-
-def _int_list(data, name, lo, hi, length=None):
-    value = _field(data, name)
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        want = f"a list of {length}" if length is not None else "a list"
-        raise InvalidStateError(f"field {name!r} must be {want} ints, not {value!r}")
-    for x in value:
-        if type(x) is not int or not lo <= x <= hi:
-            raise InvalidStateError(f"field {name!r} holds {x!r}; allowed ints {lo}..{hi}")
-    return value
-
-
-def _int_field(data, name, lo, hi):
-    value = _field(data, name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise InvalidStateError(f"field {name!r} is {value!r}; allowed ints {lo}..{hi}")
-    return value
-
-
 cdef int _load(j4f_t *s, object game, dict data) except -1:
     cdef int n = game.num_players
     cdef int p, i, c, q
@@ -869,7 +794,7 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
     s.n_players = n
     s.returned_on_lock = game.options["returned_on_lock"]
     s.winner = NO_SEAT
-    layout = _int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
+    layout = int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
     if sorted(layout) != list(range(1, N_FIELDS + 1)):
         raise InvalidStateError(f"field 'layout' is not a permutation of 1..36: {layout!r}")
     if game._layout is not None and tuple(layout) != game._layout:
@@ -877,17 +802,17 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
     for i in range(N_FIELDS):
         s.field[CELL_BIT[i]] = layout[i]
         s.cell_of[layout[i]] = CELL_BIT[i]
-    stones = _field(data, "stones")
+    stones = field(data, "stones")
     if not isinstance(stones, list) or len(stones) != n:
         raise InvalidStateError(f"field 'stones' must hold {n} lists of 36 counts")
     for p in range(n):
-        row = _int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
+        row = int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
         for i in range(N_FIELDS):
             s.stones[p][CELL_BIT[i]] = row[i]
-    owners = _field(data, "owners")
+    owners = field(data, "owners")
     if not isinstance(owners, list) or len(owners) != N_FIELDS:
         raise InvalidStateError("field 'owners' must be a list of 36 seats or nulls")
-    supplies = _int_list(data, "supplies", 0, SUPPLY, n)
+    supplies = int_list(data, "supplies", 0, SUPPLY, n)
     for p in range(n):
         s.supply[p] = supplies[p]
         if s.supply[p] + sum(stones[p]) > SUPPLY:
@@ -911,12 +836,12 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
                     raise InvalidStateError(
                         f"field 'stones': seat {q} leads field {layout[i]} by 2 but it "
                         f"is not locked")
-    hands = _field(data, "hands")
+    hands = field(data, "hands")
     if not isinstance(hands, list) or len(hands) != n:
         raise InvalidStateError(f"field 'hands' must hold {n} lists of card values")
     cards = []
     for p in range(n):
-        hand = _int_list({"hands": hands[p]}, "hands", 1, 19)
+        hand = int_list({"hands": hands[p]}, "hands", 1, 19)
         if len(hand) > HAND_SIZE or hand != sorted(hand):
             raise InvalidStateError(
                 f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
@@ -926,8 +851,8 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         if len(hand) == HAND_SIZE:
             _index_hand(s, p)
         cards += hand
-    draw = _int_list(data, "draw_pile", 1, 19)
-    discard = _int_list(data, "discard_pile", 1, 19)
+    draw = int_list(data, "draw_pile", 1, 19)
+    discard = int_list(data, "discard_pile", 1, 19)
     if sorted(cards + draw + discard) != list(DECK):
         raise InvalidStateError(
             "fields 'hands', 'draw_pile' and 'discard_pile' together must be the 55-card deck")
@@ -939,8 +864,8 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         s.draw[i] = draw[i]
     for i in range(len(discard)):
         s.discard[i] = discard[i]
-    s.idle = _int_field(data, "idle_turns", 0, IDLE_LIMIT)
-    rng = _int_list(data, "rng", 0, 2**64 - 1, 4)
+    s.idle = int_field(data, "idle_turns", 0, IDLE_LIMIT)
+    rng = int_list(data, "rng", 0, 2**64 - 1, 4)
     if not any(rng):
         raise InvalidStateError("field 'rng' must not be all zero")
     for i in range(4):
@@ -959,7 +884,7 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
         if _has_four(s.held[p]):
             s.end = END_FOUR_IN_A_ROW
             s.winner = p
-    current = _field(data, "current_player")
+    current = field(data, "current_player")
     if s.end == RUNNING and s.idle >= IDLE_LIMIT:
         s.end = END_EXCHANGE_LIMIT
     if s.end == RUNNING and not any(_can_take_turn(s, q) for q in range(n)):

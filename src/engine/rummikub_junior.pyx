@@ -24,13 +24,14 @@
 # listed R1..R10 B1..B10 Y1..Y10 K1..K10 J J J J; the pool is drawn from its front;
 # seats 0..n-1 in turn each take the next 6 tiles (K4).  Nothing else is random.
 cimport cython
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
-from _common cimport action_index, rollout_seed, seat_index
+from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
+                      state_reduce)
+from _fields cimport field, int_field
+from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import re
@@ -469,12 +470,11 @@ cdef void _winners(const rkj_t *s, uint8_t *out) noexcept nogil:
             out[p] = s.stars[p] == top
 
 
-cdef int _play_out(rkj_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
-                   Py_ssize_t *hist_cap, int64_t *turns) noexcept nogil:
+cdef int _play_out(rkj_t *s, rng_t *player, hist_t *hist, int64_t *turns) noexcept nogil:
     """Play uniformly random legal actions to the end; return how many were played.
 
-    When ``hist`` is not NULL the actions are appended to that growable buffer (a
-    failed allocation stops and returns -1).  ``turns`` counts passes and ends.
+    When ``hist`` is not NULL the actions are appended to it (a failed allocation
+    stops and returns -1).  ``turns`` counts passes and ends.
     """
     cdef uint16_t legal[N_ACTIONS]
     cdef int n, played = 0
@@ -482,26 +482,13 @@ cdef int _play_out(rkj_t *s, rng_t *player, uint16_t **hist, Py_ssize_t *hist_n,
     while s.current != NO_SEAT:
         n = _legal(s, legal)
         a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL:
-            if hist_n[0] == hist_cap[0] and _grow(hist, hist_cap) < 0:
-                return -1
-            hist[0][hist_n[0]] = a
-            hist_n[0] += 1
+        if hist != NULL and hist_push(hist, a) < 0:
+            return -1
         if a <= A_END:
             turns[0] += 1
         _apply(s, a)
         played += 1
     return played
-
-
-cdef int _grow(uint16_t **buf, Py_ssize_t *cap) noexcept nogil:
-    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 256
-    cdef uint16_t *p = <uint16_t *>realloc(buf[0], new_cap * sizeof(uint16_t))
-    if p == NULL:
-        return -1
-    buf[0] = p
-    cap[0] = new_cap
-    return 0
 
 
 # ---------------------------------------------------------------------------------
@@ -521,19 +508,12 @@ cdef class RummikubJuniorState:
     """
 
     cdef rkj_t s
-    cdef uint16_t *hist
-    cdef Py_ssize_t hist_n
-    cdef Py_ssize_t hist_cap
+    cdef hist_t hist
     cdef readonly object game
     cdef readonly object seed
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-
     def __dealloc__(self):
-        free(self.hist)
+        hist_free(&self.hist)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
@@ -556,26 +536,12 @@ cdef class RummikubJuniorState:
     def legal_actions(self):
         """Return the legal actions, ascending (empty once the game is over)."""
         cdef uint16_t legal[N_ACTIONS]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        cdef list out = PyList_New(n)
-        cdef object a
-        for i in range(n):
-            a = ACTION_INTS[legal[i]]
-            Py_INCREF(a)
-            PyList_SET_ITEM(out, i, a)
-        return out
+        return legal_list(ACTION_INTS, legal, _legal(&self.s, legal))
 
     def legal_actions_mask(self):
         """Return a ``bool`` array of length ``num_actions``, True where legal."""
         cdef uint16_t legal[N_ACTIONS]
-        cdef int i
-        cdef int n = _legal(&self.s, legal)
-        mask = np.zeros(N_ACTIONS, dtype=np.uint8)
-        cdef uint8_t[::1] m = mask
-        for i in range(n):
-            m[legal[i]] = 1
-        return mask.view(np.bool_)
+        return legal_mask(np.zeros(N_ACTIONS, dtype=np.bool_), legal, _legal(&self.s, legal))
 
     def apply(self, action):
         """Apply a legal action (an int); anything else raises and changes nothing.
@@ -587,10 +553,8 @@ cdef class RummikubJuniorState:
         cdef Py_ssize_t a = action_index(action, N_ACTIONS)
         if not _is_legal(&self.s, <int>a):
             self._refuse(action)
-        if self.hist_n == self.hist_cap and _grow(&self.hist, &self.hist_cap) < 0:
+        if hist_push(&self.hist, <uint16_t>a) < 0:
             raise MemoryError()
-        self.hist[self.hist_n] = <uint16_t>a
-        self.hist_n += 1
         _apply(&self.s, <int>a)
 
     cdef int _refuse(self, object action) except -1:
@@ -634,8 +598,7 @@ cdef class RummikubJuniorState:
         cdef int64_t turns = 0
         rng_seed(&player, rollout_seed(seed))
         with nogil:
-            done = _play_out(&self.s, &player, &self.hist, &self.hist_n, &self.hist_cap,
-                             &turns)
+            done = _play_out(&self.s, &player, &self.hist, &turns)
         if done < 0:
             raise MemoryError()
         return self.outcome()
@@ -648,12 +611,8 @@ cdef class RummikubJuniorState:
         c.s = self.s
         c.game = self.game
         c.seed = self.seed
-        if self.hist_n:
-            c.hist = <uint16_t *>malloc(self.hist_n * sizeof(uint16_t))
-            if c.hist == NULL:
-                raise MemoryError()
-            memcpy(c.hist, self.hist, self.hist_n * sizeof(uint16_t))
-            c.hist_n = c.hist_cap = self.hist_n
+        if hist_copy(&c.hist, &self.hist) < 0:
+            raise MemoryError()
         return c
 
     def __copy__(self):
@@ -664,10 +623,10 @@ cdef class RummikubJuniorState:
 
     def history(self):
         """Return the actions applied since ``new_state``, in order."""
-        return [self.hist[i] for i in range(self.hist_n)]
+        return hist_list(&self.hist)
 
     def __reduce__(self):
-        return (_restore, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     # -- notation -------------------------------------------------------------------
 
@@ -858,18 +817,13 @@ cdef class RummikubJuniorState:
         st.game = game
         st.seed = data["seed"]
         _load(&st.s, game, data)
-        hist = _field(data, "history")
+        hist = field(data, "history")
         if not isinstance(hist, list) or any(
                 type(a) is not int or not 0 <= a < N_ACTIONS for a in hist):
             raise InvalidStateError(
                 f"field 'history' must be a list of actions in range({N_ACTIONS})")
-        if hist:
-            st.hist = <uint16_t *>malloc(len(hist) * sizeof(uint16_t))
-            if st.hist == NULL:
-                raise MemoryError()
-            for i, a in enumerate(hist):
-                st.hist[i] = a
-            st.hist_n = st.hist_cap = len(hist)
+        if hist_load(&st.hist, hist) < 0:
+            raise MemoryError()
         if st.s.current != NO_SEAT and _legal(&st.s, legal) == 0:
             raise InvalidStateError(
                 "field 'joker_pending': the taken joker has no place on the table or in "
@@ -880,7 +834,7 @@ cdef class RummikubJuniorState:
 
     def __repr__(self):
         seat = "over" if self.s.current == NO_SEAT else f"seat {self.s.current} to act"
-        return f"<RummikubJuniorState players={self.s.n_players} {seat} move={self.hist_n}>"
+        return f"<RummikubJuniorState players={self.s.n_players} {seat} move={self.hist.len}>"
 
     def __str__(self):
         cdef int p, r
@@ -922,7 +876,7 @@ cdef class RummikubJuniorState:
                 _init(&s, n_players, start_player, derive_seed(batch_seed, 0, <uint64_t>g))
                 rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
                 turns = 0
-                lengths[g] = _play_out(&s, &player, NULL, NULL, NULL, &turns)
+                lengths[g] = _play_out(&s, &player, NULL, &turns)
                 _winners(&s, w)
                 for p in range(n_players):
                     scores[g, p] = s.stars[p]
@@ -954,10 +908,6 @@ def _legal_actions_kernel(list states, Py_ssize_t repeats):
     finally:
         free(buf)
     return total
-
-
-def _restore(game, data):
-    return game.state_from_dict(data)
 
 
 # ---------------------------------------------------------------------------------
@@ -1019,21 +969,8 @@ def _parse_run(text, words):
 # Loading a to_dict document: every field checked, nothing trusted.
 # ---------------------------------------------------------------------------------
 
-def _field(data, name):
-    if name not in data:
-        raise InvalidStateError(f"state data has no field {name!r}")
-    return data[name]
-
-
-def _int_field(data, name, lo, hi):
-    value = _field(data, name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise InvalidStateError(f"field {name!r} is {value!r}; allowed ints {lo}..{hi}")
-    return value
-
-
 def _bool_field(data, name):
-    value = _field(data, name)
+    value = field(data, name)
     if type(value) is not bool:
         raise InvalidStateError(f"field {name!r} is {value!r}; allowed true or false")
     return value
@@ -1053,7 +990,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
     memset(s, 0, sizeof(rkj_t))
     s.n_players = n
     seen = [0] * N_TILES
-    racks = _field(data, "racks")
+    racks = field(data, "racks")
     if not isinstance(racks, list) or len(racks) != n:
         raise InvalidStateError(f"field 'racks' must hold {n} lists of tiles, not {racks!r}")
     for p in range(n):
@@ -1063,7 +1000,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
                 s.rack_jokers[p] += 1
             else:
                 s.rack[p] |= (<uint64_t>1) << t
-    table = _field(data, "table")
+    table = field(data, "table")
     if not isinstance(table, list) or len(table) > MAX_RUNS:
         raise InvalidStateError(
             f"field 'table' must be a list of at most {MAX_RUNS} runs, not {table!r}")
@@ -1082,7 +1019,7 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
         for i in range(length):
             seen[JOKER if (jokers >> i) & 1 else colour * N_NUMBERS + lo - 1 + i] += 1
     s.n_runs = len(table)
-    pool = _tile_list(data, "pool", _field(data, "pool"))
+    pool = _tile_list(data, "pool", field(data, "pool"))
     for i, t in enumerate(pool):
         s.pool[N_TILES - len(pool) + i] = t
         seen[t] += 1
@@ -1091,33 +1028,33 @@ cdef int _load(rkj_t *s, object game, dict data) except -1:
         raise InvalidStateError(
             "fields 'racks', 'table' and 'pool' together must hold each numbered tile "
             "once and 4 jokers (K2)")
-    stars = _field(data, "stars")
+    stars = field(data, "stars")
     if not isinstance(stars, list) or len(stars) != n or any(
             type(x) is not int or not 0 <= x <= 1_000_000 for x in stars):
         raise InvalidStateError(
             f"field 'stars' is {stars!r}; expected {n} ints in 0..1000000")
     for p in range(n):
         s.stars[p] = stars[p]
-    bank = _field(data, "bank")
+    bank = field(data, "bank")
     if type(bank) is not int or bank != STARS_TOTAL - sum(stars):
         raise InvalidStateError(
             f"field 'bank' is {bank!r}, expected {STARS_TOTAL - sum(stars)} "
             f"(56 stars in all, K2/K9)")
     s.laid = _bool_field(data, "laid_this_turn")
     s.pending = _bool_field(data, "joker_pending")
-    s.passes = _int_field(data, "passes", 0, n)
+    s.passes = int_field(data, "passes", 0, n)
     if s.passes and s.pool_pos < N_TILES:
         raise InvalidStateError(
             "field 'passes' counts passes with the pool empty, but the pool is not (K11)")
-    rng = _field(data, "rng")
+    rng = field(data, "rng")
     if not isinstance(rng, list) or len(rng) != 4 or any(
             type(x) is not int or not 0 <= x < 2**64 for x in rng) or not any(rng):
         raise InvalidStateError(
             f"field 'rng' is {rng!r}; expected 4 ints in 0..2**64-1, not all zero")
     for i in range(4):
         s.rng.s[i] = rng[i]
-    current = _field(data, "current_player")
-    went_out = _field(data, "went_out")
+    current = field(data, "current_player")
+    went_out = field(data, "went_out")
     if current is None:
         s.current = NO_SEAT
         if went_out is None:

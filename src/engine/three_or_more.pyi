@@ -11,7 +11,6 @@ DIRECTIONS: tuple[str, ...]
 STATE_BYTES: int
 
 def card_code(text: str) -> int: ...
-def _unpickle(game: ThreeOrMore, data: dict[str, Any]) -> ThreeOrMoreState: ...
 
 @final
 class ThreeOrMoreState:

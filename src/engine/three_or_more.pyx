@@ -36,13 +36,12 @@ card of rows 2-4).
 """
 
 cimport cython
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from _common cimport _illegal, action_index, rollout_seed, seat_index
+from _common cimport (_illegal, action_index, legal_list, legal_mask, rollout_seed,
+                      seat_index, state_reduce)
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 import numpy as np
@@ -490,11 +489,6 @@ cdef bint _same(object a, object b):
     return a == b
 
 
-def _unpickle(game, data):
-    """Rebuild a pickled state (pickling goes through ``to_dict``)."""
-    return game.state_from_dict(data)
-
-
 # --------------------------------------------------------------------------- the state
 
 @cython.final
@@ -595,23 +589,12 @@ cdef class ThreeOrMoreState:
     def legal_actions(self):
         """Return the legal actions, ascending."""
         cdef uint16_t buf[MAX_LEGAL]
-        cdef int i, n = _legal(&self.s, buf)
-        cdef list out = PyList_New(n)
-        cdef object a
-        for i in range(n):
-            a = ACTION_INTS[buf[i]]
-            Py_INCREF(a)
-            PyList_SET_ITEM(out, i, a)
-        return out
+        return legal_list(ACTION_INTS, buf, _legal(&self.s, buf))
 
     def legal_actions_mask(self):
         """Return a ``bool_`` array of length ``game.num_actions``, True where legal."""
         cdef uint16_t buf[MAX_LEGAL]
-        cdef int i, n = _legal(&self.s, buf)
-        mask = np.zeros(self.num_actions, dtype=np.bool_)
-        for i in range(n):
-            mask[buf[i]] = True
-        return mask
+        return legal_mask(np.zeros(self.num_actions, dtype=np.bool_), buf, _legal(&self.s, buf))
 
     def apply(self, action):
         """Lay a card: ``action`` must be one of ``legal_actions()``.
@@ -847,7 +830,7 @@ cdef class ThreeOrMoreState:
         return d
 
     def __reduce__(self):
-        return (_unpickle, (self.game, self.to_dict()))
+        return state_reduce(self)
 
     def __repr__(self):
         who = "over" if self.s.current < 0 else f"seat {self.s.current} to move"
