@@ -582,7 +582,7 @@ cdef class FoolState:
     def copy(self):
         """Return an independent copy (one struct copy plus the history)."""
         cdef FoolState c = FoolState.__new__(FoolState)
-        c.s = self.s
+        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
         c.game = self.game
         c.seed = self.seed
         if hist_copy(&c.hist, &self.hist) < 0:

@@ -601,7 +601,7 @@ cdef class Just4FunState:
     def copy(self):
         """Return an independent copy (a struct copy plus the history buffer)."""
         cdef Just4FunState c = Just4FunState.__new__(Just4FunState)
-        c.s = self.s
+        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
         c.game = self.game
         c.seed = self.seed
         if hist_copy(&c.hist, &self.hist) < 0:

@@ -26,7 +26,7 @@
 cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
                       state_reduce)
@@ -608,7 +608,7 @@ cdef class RummikubJuniorState:
     def copy(self):
         """Return an independent copy (a struct copy plus the history buffer)."""
         cdef RummikubJuniorState c = RummikubJuniorState.__new__(RummikubJuniorState)
-        c.s = self.s
+        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
         c.game = self.game
         c.seed = self.seed
         if hist_copy(&c.hist, &self.hist) < 0:

@@ -38,7 +38,7 @@ card of rows 2-4).
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _common cimport (_illegal, action_index, legal_list, legal_mask, rollout_seed,
                       seat_index, state_reduce)
@@ -684,7 +684,7 @@ cdef class ThreeOrMoreState:
     def copy(self):
         """Return an independent copy (one struct copy)."""
         cdef ThreeOrMoreState c = ThreeOrMoreState.__new__(ThreeOrMoreState)
-        c.s = self.s
+        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
         c.game = self.game
         c.seed = self.seed
         c.num_actions = self.num_actions
