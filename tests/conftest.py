@@ -37,6 +37,19 @@ def random_walk(state: Any, rng: random.Random, limit: int = 10_000) -> Iterator
     raise AssertionError("game did not end")
 
 
+HEADER = ("game", "rules_version", "players", "options", "seed")
+
+
+def set_up(game: Any, doc: dict[str, Any]) -> Any:
+    """Return the position ``doc``'s fields draw, as a set-up position of ``game``.
+
+    ``doc`` is a ``to_dict`` document edited by a test: its position fields become the
+    ``setup`` of a new document with no history.
+    """
+    fields = {k: v for k, v in doc.items() if k not in (*HEADER, "history", "setup")}
+    return game.state_from_dict({**{k: doc[k] for k in HEADER}, "setup": fields, "history": []})
+
+
 @pytest.fixture(params=boardcore.GAMES)
 def game_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)

@@ -10,6 +10,8 @@ import pytest
 from boardcore import ConfigurationError, IllegalActionError, NotationError
 from boardcore.just4fun import CLASSIC_LAYOUT, Just4Fun, Just4FunState
 
+from tests.conftest import set_up
+
 RED, YELLOW, WHITE, BLUE = 0, 1, 2, 3
 DECK = sorted([v for v in range(1, 13) for _ in range(4)] + list(range(13, 20)))
 
@@ -64,8 +66,7 @@ def position(
         d["discard_pile"] = sorted((rest + Counter(top) - Counter(draw_pile)).elements())
         d["draw_pile"] = draw_pile
     d["current_player"] = current
-    d["history"] = []
-    return game.state_from_dict(d)
+    return set_up(game, d)
 
 
 def field_stones(state: Just4FunState, field: int) -> list[int]:
@@ -372,7 +373,7 @@ def test_J14_exchange_limit_counts_only_consecutive_turns() -> None:
     )
     d = state.to_dict()
     d["idle_turns"] = 19
-    state = state.game.state_from_dict(d)
+    state = set_up(state.game, d)
     play(state, "exchange")
     assert state.is_over() and state.current_player is None
     assert state.outcome() == boardcore.Outcome(scores=(0, 208, 0), winners=frozenset({1}))
@@ -431,7 +432,7 @@ def test_view_hides_other_hands_and_draw_order() -> None:
     other = d.copy()
     other["hands"] = [d["hands"][2], d["hands"][1], d["hands"][0]]
     other["draw_pile"] = d["draw_pile"][::-1]
-    twin = state.game.state_from_dict(other)
+    twin = set_up(state.game, other)
     assert twin.view(1) == view
     assert twin.view(0) != state.view(0)
     for bad in (-1, 3, None, "1", 1.0, True):

@@ -35,7 +35,7 @@ def test_every_engine_is_registered_and_every_game_complete() -> None:
         module = importlib.import_module(f"boardcore.{name}")
         cls = type(boardcore.make(name, players=module.__dict__[_class(name)].min_players))
         assert cls.name == name and cls.__name__ == _class(name)
-        assert cls._state_class.__name__ == _class(name) + "State"
+        assert getattr(cls, "state_class", getattr(cls, "_state_class", None)).__name__ == _class(name) + "State"
         assert hasattr(module, _class(name) + "View")
         assert rules.text(name).startswith("# ")
 

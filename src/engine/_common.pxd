@@ -66,7 +66,7 @@ cdef inline uint64_t rollout_seed(object seed) except? 0:
     """Return a 64-bit seed for a rollout; ``None`` draws one from the OS."""
     if PyLong_CheckExact(seed) and 0 <= <object>seed <= 0xFFFFFFFFFFFFFFFF:
         return <uint64_t>seed
-    from boardcore.protocol import check_seed
+    from boardcore.values import check_seed
     return check_seed(seed)
 
 

@@ -1,4 +1,4 @@
-# Just4Fun, compiled: the rules of ../shared/rules/just4fun.md (J1-J16).
+# Just4Fun, compiled: the rules J1-J16 of ``boardcore rules just4fun``.
 #
 # Data layout
 # -----------
@@ -22,19 +22,20 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
-                      state_reduce)
-from _fields cimport field, int_field, int_list
-from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
-from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+from _common cimport action_index, seat_index
+from _history cimport hist_t
+from _kernel cimport kernel_t, pick, play_out
+from _rng cimport rng_seed, rng_shuffle_u8, rng_t
 
-import numpy as np
+from boardcore._engine._state cimport EngineConfig, EngineState
 
-from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
-from boardcore.protocol import Outcome, header
+from boardcore._engine._state import EngineConfig as _Config
+from boardcore.errors import InvalidStateError, NotationError
+from boardcore.values import Just4FunView
 
 cdef enum:
     WIDTH = 7            # bits per board row (6 fields + 1 padding bit)
@@ -43,7 +44,7 @@ cdef enum:
     DECK_SIZE = 55
     HAND_SIZE = 4
     SUPPLY = 20
-    MAX_PLAYERS = 4
+    MAX_SEATS = 4
     IDLE_LIMIT = 20      # J14: turns in a row without a stone
     NO_SEAT = 255
     N_PLAYS = 3923
@@ -63,21 +64,21 @@ cdef enum:
 
 ctypedef struct j4f_t:
     rng_t rng
-    uint64_t held[MAX_PLAYERS]       # J12: cells each seat holds
-    uint64_t closed[MAX_PLAYERS]     # J7/J8: cells each seat may not place on
+    uint64_t held[MAX_SEATS]       # J12: cells each seat holds
+    uint64_t closed[MAX_SEATS]     # J7/J8: cells each seat may not place on
     uint64_t locked                  # J8
-    uint8_t stones[MAX_PLAYERS][N_BITS]
+    uint8_t stones[MAX_SEATS][N_BITS]
     uint8_t owner[N_BITS]            # seat owning a locked cell, else NO_SEAT
     uint8_t field[N_BITS]            # field number on each cell, 0 on padding
     uint8_t cell_of[N_FIELDS + 1]    # bit index of field k
-    uint8_t hand[MAX_PLAYERS][HAND_SIZE]   # ascending values
-    uint8_t hand_n[MAX_PLAYERS]
-    uint16_t hand_id[MAX_PLAYERS]    # HAND_PLAYS row of each full hand
+    uint8_t hand[MAX_SEATS][HAND_SIZE]   # ascending values
+    uint8_t hand_n[MAX_SEATS]
+    uint16_t hand_id[MAX_SEATS]    # HAND_PLAYS row of each full hand
     uint8_t draw[DECK_SIZE]          # bottom .. top
     uint8_t discard[DECK_SIZE]       # bottom .. top
     uint8_t draw_n
     uint8_t discard_n
-    uint8_t supply[MAX_PLAYERS]
+    uint8_t supply[MAX_SEATS]
     uint8_t n_players
     uint8_t current                  # seat to act, NO_SEAT once over
     uint8_t idle                     # J14: turns in a row without a stone
@@ -186,9 +187,6 @@ cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
 
 
 PLAYS = tuple(_build_tables())
-# Every action as a ready Python int: legal_actions() hands out references, never
-# allocates an int (it runs on every Python-driven move).
-cdef tuple ACTION_INTS = tuple(range(N_ACTIONS))
 DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
 
 
@@ -211,7 +209,9 @@ cdef inline bint _has_four(uint64_t m) noexcept nogil:
     return hit != 0
 
 
-cdef void _init(j4f_t *s, const j4f_cfg_t *cfg, uint64_t seed) noexcept nogil:
+cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
+    cdef j4f_t *s = <j4f_t *>state
+    cdef const j4f_cfg_t *cfg = <const j4f_cfg_t *>config
     cdef int i, p
     cdef uint8_t perm[N_FIELDS]
     memset(s, 0, sizeof(j4f_t))
@@ -274,8 +274,9 @@ cdef void _draw_up(j4f_t *s, int p) noexcept nogil:
     _index_hand(s, p)
 
 
-cdef int _legal(const j4f_t *s, uint16_t *out) noexcept nogil:
+cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
+    cdef const j4f_t *s = <const j4f_t *>state
     cdef int p = s.current
     cdef int i, count = 0
     cdef uint16_t a
@@ -353,8 +354,9 @@ cdef inline bint _can_take_turn(const j4f_t *s, int q) noexcept nogil:
     return s.supply[q] > 0 and (s.closed[q] & ALL_CELLS) != ALL_CELLS
 
 
-cdef void _apply(j4f_t *s, int a) noexcept nogil:
+cdef void _apply(void *state, int a) noexcept nogil:
     """Apply a legal action of the seat to act."""
+    cdef j4f_t *s = <j4f_t *>state
     cdef int p = s.current
     cdef int n = s.n_players
     cdef int i, j, k, c, q
@@ -402,8 +404,9 @@ cdef void _apply(j4f_t *s, int a) noexcept nogil:
     s.current = NO_SEAT
 
 
-cdef void _scores(const j4f_t *s, int64_t *out) noexcept nogil:
+cdef void _scores(const void *state, int64_t *out) noexcept nogil:
     # J15: the sum of the numbers of the fields each seat holds.
+    cdef const j4f_t *s = <const j4f_t *>state
     cdef int p, c
     cdef uint64_t m
     for p in range(s.n_players):
@@ -414,10 +417,11 @@ cdef void _scores(const j4f_t *s, int64_t *out) noexcept nogil:
                 out[p] += s.field[c]
 
 
-cdef void _winners(const j4f_t *s, uint8_t *out) noexcept nogil:
+cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
     # J13: the mover who made four in a row; else J16: the highest score, ties broken by
     # the highest-numbered field held; tied players holding nothing share.
-    cdef int64_t sc[MAX_PLAYERS]
+    cdef const j4f_t *s = <const j4f_t *>state
+    cdef int64_t sc[MAX_SEATS]
     cdef int p, c, best_field, best_seat
     cdef int64_t top = -1
     for p in range(s.n_players):
@@ -444,55 +448,123 @@ cdef void _winners(const j4f_t *s, uint8_t *out) noexcept nogil:
             out[p] = sc[p] == top
 
 
-cdef int _play_out(j4f_t *s, rng_t *player, hist_t *hist) noexcept nogil:
-    """Play uniformly random legal actions to the end; return how many were played.
+# ---------------------------------------------------------------------------------
+# The kernel table: the rules above as every generic piece of boardcore sees them.
+# ---------------------------------------------------------------------------------
 
-    When ``hist`` is not NULL the actions are appended to it (a failed allocation
-    stops recording and returns -1).
-    """
-    cdef uint16_t legal[MAX_LEGAL]
-    cdef int n, played = 0
-    cdef uint16_t a
-    while s.end == RUNNING:
-        n = _legal(s, legal)
-        a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL and hist_push(hist, a) < 0:
+cdef int _check_config(const void *config) noexcept nogil:
+    cdef const j4f_cfg_t *cfg = <const j4f_cfg_t *>config
+    cdef uint64_t seen = 0
+    cdef int i
+    if not 2 <= cfg.n_players <= MAX_SEATS or cfg.start_player >= cfg.n_players:
+        return -1
+    if cfg.returned_on_lock > 1 or cfg.random_layout > 1:
+        return -1
+    if not cfg.random_layout:
+        for i in range(N_FIELDS):      # J2: a permutation of 1..36
+            if not 1 <= cfg.layout[i] <= N_FIELDS:
+                return -1
+            seen |= (<uint64_t>1) << cfg.layout[i]
+        if seen != ((<uint64_t>1) << (N_FIELDS + 1)) - 2:
             return -1
-        _apply(s, a)
-        played += 1
-    return played
+    return 0
 
 
-cdef j4f_cfg_t _config(object game) except *:
+cdef int _num_players(const void *state) noexcept nogil:
+    return (<const j4f_t *>state).n_players
+
+
+cdef int _num_actions(const void *state) noexcept nogil:
+    return N_ACTIONS
+
+
+cdef int _current(const void *state) noexcept nogil:
+    cdef const j4f_t *s = <const j4f_t *>state
+    return -1 if s.end != RUNNING else s.current
+
+
+cdef bint _is_legal(const void *state, int a) noexcept nogil:
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int i, n = _legal(state, legal)
+    for i in range(n):
+        if legal[i] == a:
+            return True
+    return False
+
+
+cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+    cdef uint16_t legal[MAX_LEGAL]
+    return pick(legal, _legal(state, legal), player)
+
+
+cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
+    return play_out(state, player, history, _random_action, _apply)
+
+
+cdef void _stats(const void *state, int64_t *out) noexcept nogil:
+    out[0] = (<const j4f_t *>state).end - 1      # Just4Fun.end_reasons
+
+
+cdef kernel_t KERNEL
+KERNEL.name = "just4fun"
+KERNEL.state_size = sizeof(j4f_t)
+KERNEL.config_size = sizeof(j4f_cfg_t)
+KERNEL.max_legal = MAX_LEGAL
+KERNEL.n_stats = 1
+KERNEL.check_config = _check_config
+KERNEL.init = _init
+KERNEL.num_players = _num_players
+KERNEL.num_actions = _num_actions
+KERNEL.current = _current
+KERNEL.legal = _legal
+KERNEL.is_legal = _is_legal
+KERNEL.apply = _apply
+KERNEL.random_action = _random_action
+KERNEL.play_out = _play_out
+KERNEL.scores = _scores
+KERNEL.winners = _winners
+KERNEL.stats = _stats
+KERNEL.own_history = NULL
+KERNEL.determinize = NULL
+KERNEL.observation_size = NULL
+KERNEL.observe = NULL
+
+#: The kernel table of Just4Fun (a capsule named "boardcore.kernel_t").
+KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
+
+
+def config(players, start_player, returned_on_lock, layout):
+    """Return the engine configuration of a Just4Fun game (checked).
+
+    Args:
+        players: 2..4 seats.
+        start_player: the seat that moves first.
+        returned_on_lock: whether stones removed by a lock return to their supplies.
+        layout: 36 field numbers row by row (a permutation of 1..36), or ``None`` for a
+            board drawn from each state's seed.
+    """
     cdef j4f_cfg_t cfg
     cdef int i
     memset(&cfg, 0, sizeof(cfg))
-    cfg.n_players = game.num_players
-    cfg.start_player = game.options["start_player"]
-    cfg.returned_on_lock = game.options["returned_on_lock"]
-    layout = game._layout
+    cfg.n_players = players
+    cfg.start_player = start_player
+    cfg.returned_on_lock = bool(returned_on_lock)
     cfg.random_layout = layout is None
     if layout is not None:
+        if len(layout) != N_FIELDS:
+            raise ValueError(f"layout must hold {N_FIELDS} field numbers")
         for i in range(N_FIELDS):
             cfg.layout[i] = layout[i]
-    return cfg
-
-
-# gcc expands a fixed-size memcpy of this ~540-byte struct into `rep movsq`, whose
-# start-up cost dominates copy(); calling the C library's memcpy through a pointer the
-# compiler cannot see through is faster.
-cdef void *(*_copy_bytes)(void *, const void *, size_t) noexcept nogil
-_copy_bytes = memcpy
+    return _Config(Just4FunState, (<char *>&cfg)[:sizeof(cfg)])
 
 
 # ---------------------------------------------------------------------------------
-# The public state class.
+# The public state class: the shared methods come from EngineState.
 # ---------------------------------------------------------------------------------
 
 @cython.final
-@cython.freelist(32)
-@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
-cdef class Just4FunState:
+@cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+cdef class Just4FunState(EngineState):
     """A Just4Fun position.  Make one with ``Just4Fun(players=n).new_state(seed)``.
 
     >>> import boardcore
@@ -502,131 +574,10 @@ cdef class Just4FunState:
     """
 
     cdef j4f_t s
-    cdef hist_t hist
-    cdef readonly object game
-    cdef readonly object seed
 
-    def __dealloc__(self):
-        hist_free(&self.hist)
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
-
-    @staticmethod
-    def _new(game, seed):
-        cdef Just4FunState st = Just4FunState.__new__(Just4FunState)
-        cdef j4f_cfg_t cfg = _config(game)
-        st.game = game
-        st.seed = seed
-        _init(&st.s, &cfg, <uint64_t>seed)
-        return st
-
-    # -- the move loop ------------------------------------------------------------
-
-    @property
-    def current_player(self):
-        """The seat to act, or ``None`` once the game is over."""
-        return None if self.s.current == NO_SEAT else self.s.current
-
-    def legal_actions(self):
-        """Return the legal actions, ascending (empty once the game is over)."""
-        cdef uint16_t legal[MAX_LEGAL]
-        return legal_list(ACTION_INTS, legal, _legal(&self.s, legal))
-
-    def legal_actions_mask(self):
-        """Return a ``bool`` array of length ``num_actions``, True where legal."""
-        cdef uint16_t legal[MAX_LEGAL]
-        return legal_mask(np.zeros(N_ACTIONS, dtype=np.bool_), legal, _legal(&self.s, legal))
-
-    def apply(self, action):
-        """Apply a legal action (an int); anything else raises and changes nothing.
-
-        Raises:
-            TypeError: ``action`` is not an integer (bool, float and str included).
-            IllegalActionError: the action is not legal here, or the game is over.
-        """
-        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        cdef uint16_t legal[MAX_LEGAL]
-        cdef int n = _legal(&self.s, legal)
-        cdef int i
-        for i in range(n):
-            if legal[i] == a:
-                break
-        else:
-            self._refuse(action, legal, n)
-        if hist_push(&self.hist, <uint16_t>a) < 0:
-            raise MemoryError()
-        _apply(&self.s, <int>a)
-
-    cdef int _refuse(self, object action, uint16_t *legal, int n) except -1:
-        if self.s.end != RUNNING:
-            raise IllegalActionError(f"illegal action {action!r}: the game is over")
-        allowed = ", ".join(f"{legal[i]} ({_notation(legal[i])})" for i in range(n))
-        raise IllegalActionError(
-            f"illegal action {action!r} ({_notation(action)}) for seat {self.s.current}; "
-            f"legal: {allowed}"
-        )
-
-    def is_over(self):
-        """Return True once the game has ended (J13/J14)."""
-        return self.s.end != RUNNING
-
-    def scores(self):
-        """Return each seat's held-field sum (J15), the running score."""
-        cdef int64_t sc[MAX_PLAYERS]
-        _scores(&self.s, sc)
-        return tuple([sc[p] for p in range(self.s.n_players)])
-
-    def outcome(self):
-        """Return ``None`` until the game is over, then its ``Outcome`` (J13, J16)."""
-        cdef uint8_t w[MAX_PLAYERS]
-        if self.s.end == RUNNING:
-            return None
-        _winners(&self.s, w)
-        return Outcome(
-            scores=self.scores(),
-            winners=frozenset([p for p in range(self.s.n_players) if w[p]]),
-        )
-
-    def rollout(self, seed=None):
-        """Play uniformly random legal actions to the end, in place; return the outcome.
-
-        Args:
-            seed: the random player's seed (``None`` draws one from the OS).
-        """
-        cdef rng_t player
-        cdef int done
-        rng_seed(&player, rollout_seed(seed))
-        with nogil:
-            done = _play_out(&self.s, &player, &self.hist)
-        if done < 0:
-            raise MemoryError()
-        return self.outcome()
-
-    # -- copies, history, records ---------------------------------------------------
-
-    def copy(self):
-        """Return an independent copy (a struct copy plus the history buffer)."""
-        cdef Just4FunState c = Just4FunState.__new__(Just4FunState)
-        _copy_bytes(&c.s, &self.s, sizeof(self.s))
-        c.game = self.game
-        c.seed = self.seed
-        if hist_copy(&c.hist, &self.hist) < 0:
-            raise MemoryError()
-        return c
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def history(self):
-        """Return the actions applied since ``new_state``, in order."""
-        return hist_list(&self.hist)
-
-    def __reduce__(self):
-        return state_reduce(self)
+    def __cinit__(self):
+        self._s = &self.s
+        self._k = &KERNEL
 
     # -- notation -------------------------------------------------------------------
 
@@ -637,151 +588,77 @@ cdef class Just4FunState:
     def parse_action(self, text):
         """Return the action written ``text`` (values in any order, or ``exchange``).
 
-        The result is an action of the encoding; whether it is legal here is
-        ``apply``'s to say.
-
         Raises:
             NotationError: ``text`` is not a play of 1-4 cards naming a field, nor
                 ``exchange``.
         """
-        if not isinstance(text, str):
-            raise NotationError(f"notation must be a str, not {text!r}")
-        t = text.strip().lower()
-        if t == "exchange":
-            return EXCHANGE
-        parts = t.split("+")
-        if not 1 <= len(parts) <= 4 or not all(p.strip().isdigit() for p in parts):
-            raise NotationError(
-                f"bad notation {text!r}: write 1-4 card values joined by '+', "
-                f"like '5+11+13', or 'exchange'"
-            )
-        values = sorted(int(p) for p in parts)
-        if any(not 1 <= v <= 19 for v in values):
-            raise NotationError(f"bad notation {text!r}: card values are 1..19")
-        key = 0
-        for v in values:
-            key = key * 20 + v
-        a = KEY_TO_ACTION[key]
-        if a == NO_ACTION:
-            raise NotationError(
-                f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
-                f"within the deck (four each of 1-12, one each of 13-19)"
-            )
-        return a
+        return _parse(text)
 
     # -- what a seat may see, and the whole state -----------------------------------
 
     def view(self, player):
         """Return what seat ``player`` may see: everything but other hands and the draw order."""
-        from boardcore.just4fun import Just4FunView
         cdef int p = seat_index(player, self.s.n_players)
+        cdef j4f_t s
+        with cython.critical_section(self):
+            s = self.s
         return Just4FunView(
             player=p,
-            current_player=self.current_player,
-            layout=tuple(self._layout()),
-            stones=tuple(tuple(row) for row in self._stones()),
-            owners=tuple(self._owners()),
-            supplies=tuple([self.s.supply[q] for q in range(self.s.n_players)]),
-            hand=tuple([self.s.hand[p][i] for i in range(self.s.hand_n[p])]),
-            hand_sizes=tuple([self.s.hand_n[q] for q in range(self.s.n_players)]),
-            draw_pile_size=self.s.draw_n,
-            discard_pile=tuple([self.s.discard[i] for i in range(self.s.discard_n)]),
+            current_player=None if s.end != RUNNING else s.current,
+            is_over=s.end != RUNNING,
             scores=self.scores(),
-            idle_turns=self.s.idle,
-            is_over=self.s.end != RUNNING,
+            hand=tuple([s.hand[p][i] for i in range(s.hand_n[p])]),
+            hand_sizes=tuple([s.hand_n[q] for q in range(s.n_players)]),
+            draw_pile_size=s.draw_n,
+            discard_pile=tuple([s.discard[i] for i in range(s.discard_n)]),
+            layout=tuple(_layout(&s)),
+            stones=tuple([tuple(row) for row in _stones(&s)]),
+            owners=tuple(_owners(&s)),
+            supplies=tuple([s.supply[q] for q in range(s.n_players)]),
+            idle_turns=s.idle,
         )
 
-    cdef list _layout(self):
-        return [self.s.field[CELL_BIT[i]] for i in range(N_FIELDS)]
-
-    cdef list _stones(self):
-        return [[self.s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)]
-                for q in range(self.s.n_players)]
-
-    cdef list _owners(self):
-        return [None if self.s.owner[CELL_BIT[i]] == NO_SEAT else self.s.owner[CELL_BIT[i]]
-                for i in range(N_FIELDS)]
-
-    def to_dict(self):
-        """Return the whole state as a JSON-safe dict (schema: docs/games/just4fun.md)."""
-        d = header(self)
-        d.update(
-            layout=self._layout(),
-            stones=self._stones(),
-            owners=self._owners(),
-            supplies=[self.s.supply[q] for q in range(self.s.n_players)],
-            hands=[[self.s.hand[q][i] for i in range(self.s.hand_n[q])]
-                   for q in range(self.s.n_players)],
-            draw_pile=[self.s.draw[i] for i in range(self.s.draw_n)],
-            discard_pile=[self.s.discard[i] for i in range(self.s.discard_n)],
-            current_player=self.current_player,
-            idle_turns=self.s.idle,
-            rng=[self.s.rng.s[i] for i in range(4)],
-            history=self.history(),
-        )
-        return d
+    def _fields(self):
+        cdef j4f_t s
+        with cython.critical_section(self):
+            s = self.s
+        return {
+            "layout": _layout(&s),
+            "stones": _stones(&s),
+            "owners": _owners(&s),
+            "supplies": [s.supply[q] for q in range(s.n_players)],
+            "hands": [[s.hand[q][i] for i in range(s.hand_n[q])] for q in range(s.n_players)],
+            "draw_pile": [s.draw[i] for i in range(s.draw_n)],
+            "discard_pile": [s.discard[i] for i in range(s.discard_n)],
+            "current_player": None if s.end != RUNNING else s.current,
+            "idle_turns": s.idle,
+            "rng": [s.rng.s[i] for i in range(4)],
+        }
 
     @staticmethod
-    def _from_dict(game, data):
-        cdef Just4FunState st = Just4FunState.__new__(Just4FunState)
-        st.game = game
-        st.seed = data["seed"]
-        _load(&st.s, game, data)
-        if hist_load(&st.hist, int_list(data, "history", 0, N_ACTIONS - 1)) < 0:
-            raise MemoryError()
+    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
+        """Return a position drawn by ``fields`` (the facade has checked them).
+
+        ``fields`` holds ``layout`` (36 field numbers), ``stones`` (per seat, 36 counts),
+        ``owners`` (36 seats or -1), ``supplies``, ``hands`` (ascending values),
+        ``draw_pile``, ``discard_pile``, ``idle_turns``, ``rng`` (4 words) and
+        ``current_player`` (a seat, or -1 once over).  Counts that would not fit the
+        position raise ``InvalidStateError``.
+        """
+        if config.k != &KERNEL:
+            raise TypeError("config is not a Just4Fun configuration")
+        cdef Just4FunState st = <Just4FunState>config._make(game, seed)
+        _fill(&st.s, <const j4f_cfg_t *><const char *>config.blob, fields)
+        st._setup = st._fields()
         return st
-
-    # -- pictures -------------------------------------------------------------------
-
-    def __repr__(self):
-        seat = "over" if self.s.end != RUNNING else f"seat {self.s.current} to act"
-        return (f"<Just4FunState players={self.s.n_players} {seat} "
-                f"move={self.hist.len}>")
 
     def __str__(self):
         return _picture(self)
 
-    # -- the batch kernel -----------------------------------------------------------
 
-    @staticmethod
-    def _simulate_chunk(game, seed, Py_ssize_t start, Py_ssize_t stop,
-                        int64_t[:, ::1] scores, uint8_t[:, ::1] winners,
-                        int64_t[::1] lengths, int64_t[:, ::1] stats):
-        cdef j4f_cfg_t cfg = _config(game)
-        cdef uint64_t batch_seed = seed
-        cdef j4f_t s
-        cdef rng_t player
-        cdef Py_ssize_t g
-        cdef int p
-        cdef int64_t sc[MAX_PLAYERS]
-        cdef uint8_t w[MAX_PLAYERS]
-        with nogil:
-            for g in range(start, stop):
-                _init(&s, &cfg, derive_seed(batch_seed, 0, <uint64_t>g))
-                rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
-                lengths[g] = _play_out(&s, &player, NULL)
-                _scores(&s, sc)
-                _winners(&s, w)
-                for p in range(cfg.n_players):
-                    scores[g, p] = sc[p]
-                    winners[g, p] = w[p]
-                stats[g, 0] = s.end - 1
-
-
-def _bench_line_check(const uint64_t[::1] masks, int repeats):
-    """Run the J13 four-in-a-row check over ``masks`` ``repeats`` times (a kernel bench).
-
-    Returns how many checks found a line, so the work cannot be optimised away.
-    """
-    cdef Py_ssize_t i, n = masks.shape[0]
-    cdef int r
-    cdef int64_t hits = 0
-    with nogil:
-        for r in range(repeats):
-            for i in range(n):
-                hits += _has_four(masks[i] ^ <uint64_t>r)
-    return hits
-
+# ---------------------------------------------------------------------------------
+# Notation, board lists, set-up positions.
+# ---------------------------------------------------------------------------------
 
 def _notation(action):
     a = int(action)
@@ -790,93 +667,97 @@ def _notation(action):
     return "+".join(str(v) for v in PLAYS[a])
 
 
-# ---------------------------------------------------------------------------------
-# Loading a to_dict document: every field checked, nothing trusted.
-# ---------------------------------------------------------------------------------
+def _parse(text):
+    if not isinstance(text, str):
+        raise NotationError(f"notation must be a str, not {text!r}")
+    t = text.strip().lower()
+    if t == "exchange":
+        return EXCHANGE
+    parts = [p.strip() for p in t.split("+")]
+    if not 1 <= len(parts) <= 4 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise NotationError(
+            f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
+            f"like '5+11+13', or 'exchange'"
+        )
+    values = sorted(int(p) for p in parts)
+    if any(not 1 <= v <= 19 for v in values):
+        raise NotationError(f"bad notation {text!r}: card values are 1..19")
+    key = 0
+    for v in values:
+        key = key * 20 + v
+    a = KEY_TO_ACTION[key]
+    if a == NO_ACTION:
+        raise NotationError(
+            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
+            f"within the deck (four each of 1-12, one each of 13-19)"
+        )
+    return a
 
-cdef int _load(j4f_t *s, object game, dict data) except -1:
-    cdef int n = game.num_players
+
+cdef list _layout(const j4f_t *s):
+    return [s.field[CELL_BIT[i]] for i in range(N_FIELDS)]
+
+
+cdef list _stones(const j4f_t *s):
+    return [[s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)] for q in range(s.n_players)]
+
+
+cdef list _owners(const j4f_t *s):
+    return [None if s.owner[CELL_BIT[i]] == NO_SEAT else s.owner[CELL_BIT[i]]
+            for i in range(N_FIELDS)]
+
+
+cdef bint _within(object values, int lo, int hi):
+    return all([type(v) is int and lo <= v <= hi for v in values])
+
+
+cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
+    # A set-up position from checked fields; only what could overrun the struct is
+    # checked here.  The derived bitboards and the end come from the rules.
     cdef int p, i, c, q
+    cdef int n = cfg.n_players
+    layout, stones, owners = f["layout"], f["stones"], f["owners"]
+    hands, draw, discard = f["hands"], f["draw_pile"], f["discard_pile"]
+    if (len(layout) != N_FIELDS or len(stones) != n or len(owners) != N_FIELDS
+            or len(f["supplies"]) != n or len(hands) != n or len(f["rng"]) != 4
+            or any([len(row) != N_FIELDS for row in stones])
+            or any([len(h) > HAND_SIZE for h in hands])
+            or len(draw) + len(discard) + sum([len(h) for h in hands]) != DECK_SIZE
+            or not _within(layout, 1, N_FIELDS) or not _within(owners, -1, n - 1)
+            or not all([_within(row, 0, SUPPLY) for row in stones])
+            or not _within(f["supplies"], 0, SUPPLY)
+            or not all([_within(h, 1, 19) for h in hands])
+            or not _within(draw, 1, 19) or not _within(discard, 1, 19)
+            or not _within([f["idle_turns"]], 0, IDLE_LIMIT)
+            or not _within([f["current_player"]], -1, n - 1)):
+        raise InvalidStateError("a Just4Fun position does not fit: sizes or values out of range")
     memset(s, 0, sizeof(j4f_t))
     s.n_players = n
-    s.returned_on_lock = game.options["returned_on_lock"]
+    s.returned_on_lock = cfg.returned_on_lock
     s.winner = NO_SEAT
-    layout = int_list(data, "layout", 1, N_FIELDS, N_FIELDS)
-    if sorted(layout) != list(range(1, N_FIELDS + 1)):
-        raise InvalidStateError(f"field 'layout' is not a permutation of 1..36: {layout!r}")
-    if game._layout is not None and tuple(layout) != game._layout:
-        raise InvalidStateError("field 'layout' differs from the game's layout option")
-    for i in range(N_FIELDS):
-        s.field[CELL_BIT[i]] = layout[i]
-        s.cell_of[layout[i]] = CELL_BIT[i]
-    stones = field(data, "stones")
-    if not isinstance(stones, list) or len(stones) != n:
-        raise InvalidStateError(f"field 'stones' must hold {n} lists of 36 counts")
-    for p in range(n):
-        row = int_list({"stones": stones[p]}, "stones", 0, SUPPLY, N_FIELDS)
-        for i in range(N_FIELDS):
-            s.stones[p][CELL_BIT[i]] = row[i]
-    owners = field(data, "owners")
-    if not isinstance(owners, list) or len(owners) != N_FIELDS:
-        raise InvalidStateError("field 'owners' must be a list of 36 seats or nulls")
-    supplies = int_list(data, "supplies", 0, SUPPLY, n)
-    for p in range(n):
-        s.supply[p] = supplies[p]
-        if s.supply[p] + sum(stones[p]) > SUPPLY:
-            raise InvalidStateError(
-                f"field 'supplies': seat {p} has more than {SUPPLY} stones in all")
     for i in range(N_FIELDS):
         c = CELL_BIT[i]
-        o = owners[i]
-        s.owner[c] = NO_SEAT
-        if o is not None:
-            if type(o) is not int or not 0 <= o < n:
-                raise InvalidStateError(f"field 'owners' holds {o!r}; allowed seats or null")
-            if any(stones[q][i] for q in range(n) if q != o) or stones[o][i] < 2:
-                raise InvalidStateError(
-                    f"field 'owners': locked field {layout[i]} must hold only its owner's "
-                    f"stones (at least 2)")
-            s.owner[c] = o
-        else:
-            for q in range(n):
-                if all(stones[q][i] >= stones[r][i] + 2 for r in range(n) if r != q):
-                    raise InvalidStateError(
-                        f"field 'stones': seat {q} leads field {layout[i]} by 2 but it "
-                        f"is not locked")
-    hands = field(data, "hands")
-    if not isinstance(hands, list) or len(hands) != n:
-        raise InvalidStateError(f"field 'hands' must hold {n} lists of card values")
-    cards = []
+        s.field[c] = layout[i]
+        s.cell_of[s.field[c]] = c
+        s.owner[c] = NO_SEAT if owners[i] < 0 else owners[i]
+        for p in range(n):
+            s.stones[p][c] = stones[p][i]
     for p in range(n):
-        hand = int_list({"hands": hands[p]}, "hands", 1, 19)
-        if len(hand) > HAND_SIZE or hand != sorted(hand):
-            raise InvalidStateError(
-                f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
-        s.hand_n[p] = len(hand)
-        for i in range(len(hand)):
-            s.hand[p][i] = hand[i]
-        if len(hand) == HAND_SIZE:
+        s.supply[p] = f["supplies"][p]
+        s.hand_n[p] = len(hands[p])
+        for i in range(s.hand_n[p]):
+            s.hand[p][i] = hands[p][i]
+        if s.hand_n[p] == HAND_SIZE:
             _index_hand(s, p)
-        cards += hand
-    draw = int_list(data, "draw_pile", 1, 19)
-    discard = int_list(data, "discard_pile", 1, 19)
-    if sorted(cards + draw + discard) != list(DECK):
-        raise InvalidStateError(
-            "fields 'hands', 'draw_pile' and 'discard_pile' together must be the 55-card deck")
-    if not draw:
-        raise InvalidStateError("field 'draw_pile' is empty; it is refilled the moment it empties")
     s.draw_n = len(draw)
     s.discard_n = len(discard)
-    for i in range(len(draw)):
+    for i in range(s.draw_n):
         s.draw[i] = draw[i]
-    for i in range(len(discard)):
+    for i in range(s.discard_n):
         s.discard[i] = discard[i]
-    s.idle = int_field(data, "idle_turns", 0, IDLE_LIMIT)
-    rng = int_list(data, "rng", 0, 2**64 - 1, 4)
-    if not any(rng):
-        raise InvalidStateError("field 'rng' must not be all zero")
+    s.idle = f["idle_turns"]
     for i in range(4):
-        s.rng.s[i] = rng[i]
+        s.rng.s[i] = f["rng"][i]
     # Derived bitboards (J7, J8, J12), then the end conditions (J13, J14).
     for i in range(N_FIELDS):
         c = CELL_BIT[i]
@@ -889,22 +770,24 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
                     break
     for p in range(n):
         if _has_four(s.held[p]):
+            if s.end == END_FOUR_IN_A_ROW:
+                raise InvalidStateError(
+                    "field 'stones': two seats hold four in a row, but the first ends the game")
             s.end = END_FOUR_IN_A_ROW
             s.winner = p
-    current = field(data, "current_player")
     if s.end == RUNNING and s.idle >= IDLE_LIMIT:
         s.end = END_EXCHANGE_LIMIT
-    if s.end == RUNNING and not any(_can_take_turn(s, q) for q in range(n)):
+    if s.end == RUNNING and not any([_can_take_turn(s, q) for q in range(n)]):
         s.end = END_EXHAUSTION
+    current = f["current_player"]
     if s.end != RUNNING:
-        if current is not None:
+        if current >= 0:
             raise InvalidStateError(
                 f"field 'current_player' is {current!r}, but the game is over (expected null)")
         s.current = NO_SEAT
         return 0
-    if type(current) is not int or not 0 <= current < n:
-        raise InvalidStateError(
-            f"field 'current_player' is {current!r}; allowed seats 0..{n - 1}")
+    if not 0 <= current < n:
+        raise InvalidStateError(f"field 'current_player' is null, but the game is not over")
     if not _can_take_turn(s, current):
         raise InvalidStateError(f"field 'current_player': seat {current} cannot take a turn")
     for p in range(n):
@@ -912,6 +795,21 @@ cdef int _load(j4f_t *s, object game, dict data) except -1:
             raise InvalidStateError(f"field 'hands': seat {p} must hold 4 cards mid-game")
     s.current = current
     return 0
+
+
+def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
+    """Run the J13 four-in-a-row check over ``masks`` ``repeats`` times (a kernel bench).
+
+    Returns how many checks found a line, so the work cannot be optimised away.
+    """
+    cdef Py_ssize_t i, n = masks.shape[0]
+    cdef int r
+    cdef int64_t hits = 0
+    with nogil:
+        for r in range(repeats):
+            for i in range(n):
+                hits += _has_four(masks[i] ^ <uint64_t>r)
+    return hits
 
 
 # ---------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from boardcore.errors import (
     InvalidStateError,
     NotationError,
 )
-from boardcore.protocol import Game, Outcome, State
+from boardcore.protocol import Game, State
+from boardcore.values import Outcome
 from boardcore.records import record, replay
 from boardcore.simulate import SimulationResult, simulate
 

@@ -18,16 +18,20 @@ and the options are in ``docs/games/just4fun.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from boardcore._engine.just4fun import Just4FunState
-from boardcore.errors import ConfigurationError
+from boardcore._checks import field, int_field, int_list, list_field, rng_field, seat_field
+from boardcore._engine import just4fun as _engine
+from boardcore._engine._state import EngineConfig
+from boardcore._engine.just4fun import DECK, Just4FunState
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
+from boardcore.values import Just4FunView
 
-__all__ = ["CLASSIC_LAYOUT", "Just4Fun", "Just4FunState", "Just4FunView"]
+__all__ = ["CLASSIC_LAYOUT", "DECK", "Just4Fun", "Just4FunState", "Just4FunView"]
 
 #: J2: the board, row by row from the top (row 0), as printed in the rules page.
 CLASSIC_LAYOUT: tuple[int, ...] = (
@@ -38,31 +42,10 @@ CLASSIC_LAYOUT: tuple[int, ...] = (
     22, 10, 18, 36, 25, 2,
     28, 7, 23, 4, 13, 34,
 )  # fmt: skip
+SUPPLY = 20          # J4: stones per seat
 
 
-@dataclass(frozen=True, slots=True)
-class Just4FunView:
-    """What one seat may see: the board, supplies, discards, its own hand, hand sizes.
-
-    Per-field tuples are row-major over the 6x6 board (index ``row * 6 + col``).
-    """
-
-    player: int
-    current_player: int | None
-    layout: tuple[int, ...]
-    stones: tuple[tuple[int, ...], ...]
-    owners: tuple[int | None, ...]
-    supplies: tuple[int, ...]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    draw_pile_size: int
-    discard_pile: tuple[int, ...]
-    scores: tuple[int, ...]
-    idle_turns: int
-    is_over: bool
-
-
-class Just4Fun(Game):
+class Just4Fun(Game[Just4FunState]):
     """The Just4Fun configuration: 2-4 players and the options of the rules page.
 
     Options:
@@ -88,15 +71,15 @@ class Just4Fun(Game):
     )
     end_reasons: ClassVar[tuple[str, ...]] = ("four_in_a_row", "exhaustion", "exchange_limit")
     stat_names: ClassVar[tuple[str, ...]] = ("end",)
-    _state_class = Just4FunState
+    state_class = Just4FunState
 
     __slots__ = ("_layout",)
 
     def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
         layout = options["layout"]
-        if layout == "classic":
+        if isinstance(layout, str) and layout == "classic":
             self._layout: tuple[int, ...] | None = CLASSIC_LAYOUT
-        elif layout == "random":
+        elif isinstance(layout, str) and layout == "random":
             self._layout = None
         else:
             layout = self._layout = _check_layout(layout)
@@ -115,10 +98,14 @@ class Just4Fun(Game):
             )
         return {**options, "layout": layout}
 
-    @property
-    def num_actions(self) -> int:
-        """3,923 card multisets that name a field, then the exchange: 3,924."""
-        return 3924
+    def _configure(self) -> EngineConfig:
+        return _engine.config(
+            self.num_players, self.options["start_player"], self.options["returned_on_lock"],
+            self._layout,
+        )
+
+    def _set_up(self, fields: dict[str, Any], seed: int) -> Just4FunState:
+        return Just4FunState._set_up(self._engine, self, seed, _read_position(self, fields))
 
 
 def _check_layout(layout: object) -> tuple[int, ...]:
@@ -138,13 +125,63 @@ def _check_layout(layout: object) -> tuple[int, ...]:
             cells.extend(row)
     else:
         cells.extend(layout)
-    if len(cells) != 36 or any(isinstance(x, bool) or not isinstance(x, int) for x in cells):
+    if len(cells) != 36 or any(type(x) is not int for x in cells):
         raise ConfigurationError(
             f"option 'layout' must hold 36 field numbers (flat or 6 rows of 6), not {layout!r}"
         )
-    if sorted(cells) != list(range(1, 37)):  # type: ignore[type-var]
-        missing = sorted(set(range(1, 37)) - set(cells))
+    numbers = [int(x) for x in cells]  # type: ignore[call-overload]
+    if sorted(numbers) != list(range(1, 37)):
+        missing = sorted(set(range(1, 37)) - set(numbers))
         raise ConfigurationError(
             f"option 'layout' must be a permutation of 1..36; missing {missing}"
         )
-    return tuple(int(x) for x in cells)  # type: ignore[call-overload]
+    return tuple(numbers)
+
+
+def _read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a set-up position's fields; return them as the engine's trusted values."""
+    n = game.num_players
+    layout = int_list(field(data, "layout"), "layout", 1, 36, 36)
+    if sorted(layout) != list(range(1, 37)):
+        raise InvalidStateError("field 'layout' is not a permutation of 1..36")
+    if game._layout is not None and tuple(layout) != game._layout:
+        raise InvalidStateError("field 'layout' differs from the game's layout option")
+    stones = [int_list(row, "stones", 0, SUPPLY, 36) for row in list_field(data, "stones", n)]
+    supplies = int_list(field(data, "supplies"), "supplies", 0, SUPPLY, n)
+    for p in range(n):
+        if supplies[p] + sum(stones[p]) > SUPPLY:
+            raise InvalidStateError(
+                f"field 'supplies': seat {p} has more than {SUPPLY} stones in all (J4)")
+    owners: list[int] = []
+    for i, o in enumerate(list_field(data, "owners", 36)):
+        if o is not None and (type(o) is not int or not 0 <= o < n):
+            raise InvalidStateError(f"field 'owners' holds {o!r}; allowed seats or null")
+        column = [stones[q][i] for q in range(n)]
+        if o is not None:
+            if any(column[q] for q in range(n) if q != o) or column[o] < 2:
+                raise InvalidStateError(
+                    f"field 'owners': locked field {layout[i]} must hold only its owner's "
+                    f"stones (at least 2) (J8)")
+        elif any(all(column[q] >= column[r] + 2 for r in range(n) if r != q) for q in range(n)):
+            raise InvalidStateError(
+                f"field 'stones': a seat leads field {layout[i]} by 2 but it is not locked (J8)")
+        owners.append(-1 if o is None else o)
+    hands = [int_list(h, "hands", 1, 19) for h in list_field(data, "hands", n)]
+    for p, hand in enumerate(hands):
+        if len(hand) > 4 or hand != sorted(hand):
+            raise InvalidStateError(
+                f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
+    draw = int_list(field(data, "draw_pile"), "draw_pile", 1, 19)
+    discard = int_list(field(data, "discard_pile"), "discard_pile", 1, 19)
+    if Counter([v for h in hands for v in h] + draw + discard) != Counter(DECK):
+        raise InvalidStateError(
+            "fields 'hands', 'draw_pile' and 'discard_pile' together must be the 55-card deck")
+    if not draw:
+        raise InvalidStateError("field 'draw_pile' is empty; it is refilled the moment it empties")
+    current = seat_field(data, "current_player", n)
+    return {
+        "layout": layout, "stones": stones, "owners": owners, "supplies": supplies,
+        "hands": hands, "draw_pile": draw, "discard_pile": discard,
+        "idle_turns": int_field(data, "idle_turns", 0, 20), "rng": rng_field(data),
+        "current_player": -1 if current is None else current,
+    }

@@ -1,97 +1,73 @@
-"""The types every game shares: ``Outcome``, the ``Game`` base class, the ``State`` protocol.
+"""The ``Game`` base class every configuration shares, and the ``State`` protocol.
 
-A game is an immutable configuration (``Game`` subclass, pure Python); its positions are
-instances of a compiled class from ``boardcore._engine`` that meets the ``State``
-protocol below.  ``docs/adding-a-game.md`` lists what a new game must provide.
+A game is an immutable configuration (a ``Game`` subclass, pure Python, generic over its
+state class); its positions are instances of a compiled class from ``boardcore._engine``
+that meets the ``State`` protocol below.  ``docs/adding-a-game.md`` lists what a new game
+provides.
 
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
->>> game.num_players, game.options["layout"]
-(2, 'classic')
+>>> game.num_players, game.options["layout"], game.num_actions
+(2, 'classic', 3924)
 """
 
 from __future__ import annotations
 
-import operator
-import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsIndex, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from boardcore.errors import ConfigurationError, InvalidStateError
+from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, header, quote
 
-__all__ = ["SEED_MAX", "Game", "Outcome", "State"]
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
-SEED_MAX = 2**64 - 1
+    from boardcore._engine._state import EngineConfig, EngineState
 
+__all__ = ["Game", "State"]
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: every seat's final score and the winning seats.
-
-    Several winners mean a shared win.
-
-    >>> Outcome(scores=(3, 5), winners=frozenset({1}))
-    Outcome(scores=(3, 5), winners=frozenset({1}))
-    """
-
-    scores: tuple[int, ...]
-    winners: frozenset[int]
+#: The fields every ``to_dict`` document starts with (``header``).
+HEADER = ("game", "rules_version", "players", "options", "seed")
+#: A document's history holds at most this many actions.
+MAX_HISTORY = 10_000_000
 
 
-@runtime_checkable
 class State(Protocol):
     """A mutable position of some game (see ``docs/api.md``)."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game[Any]: ...
     @property
     def seed(self) -> int: ...
     @property
     def current_player(self) -> int | None: ...
     def legal_actions(self) -> list[int]: ...
     def legal_actions_mask(self) -> npt.NDArray[np.bool_]: ...
-    def apply(self, action: object) -> None: ...
-    def action_to_str(self, action: object) -> str: ...
-    def parse_action(self, text: object) -> int: ...
+    def apply(self, action: SupportsIndex) -> None: ...
+    def action_to_str(self, action: SupportsIndex) -> str: ...
+    def parse_action(self, text: str) -> int: ...
     def is_over(self) -> bool: ...
     def scores(self) -> tuple[int, ...]: ...
     def outcome(self) -> Outcome | None: ...
-    def copy(self) -> State: ...
+    def copy(self) -> Self: ...
     def history(self) -> list[int]: ...
-    def view(self, player: object) -> Any: ...
+    def view(self, player: SupportsIndex) -> object: ...
     def to_dict(self) -> dict[str, Any]: ...
-    def rollout(self, seed: object = None) -> Outcome: ...
+    def rollout(self, seed: SupportsIndex | None = None) -> Outcome: ...
 
 
-def check_int(value: object, what: str) -> int:
-    """Return ``value`` as an int, refusing bool, float and str with a ``TypeError``."""
-    if isinstance(value, (bool, float, str, bytes)) or value is None:
-        raise TypeError(f"{what} must be an integer, not {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, not {value!r}") from None
+S = TypeVar("S", bound="EngineState")
 
 
-def check_seed(seed: object) -> int:
-    """Return a valid 64-bit seed; ``None`` draws one from the operating system."""
-    if seed is None:
-        return secrets.randbits(64)
-    value = check_int(seed, "seed")
-    if not 0 <= value <= SEED_MAX:
-        raise ValueError(f"seed must be in 0..2**64-1, not {value!r}")
-    return value
-
-
-class Game:
+class Game(Generic[S]):
     """An immutable game configuration: which game, how many players, which options.
 
-    Subclasses set the class attributes and implement ``_normalize_options`` and
-    ``num_actions``; ``boardcore.make`` is the usual way to get one.
+    A subclass sets the class attributes, checks its options in ``_normalize_options``,
+    builds the engine configuration in ``_configure`` and draws set-up positions in
+    ``_set_up``; ``boardcore.make`` is the usual way to get one.
     """
 
     name: ClassVar[str]
@@ -104,35 +80,43 @@ class Game:
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: Per-game statistic columns ``simulate`` fills (``"end"`` first when present).
     stat_names: ClassVar[tuple[str, ...]] = ()
-    #: The compiled state class (``boardcore._engine.<game>.<Name>State``).
-    _state_class: ClassVar[Any]
+    #: The compiled class of this game's positions.
+    state_class: ClassVar[type[EngineState]]
 
-    __slots__ = ("__weakref__", "_num_players", "_options")
+    __slots__ = ("__weakref__", "_engine", "_num_players", "_options")
 
-    def __init__(self, *, players: object, **options: object) -> None:
-        if isinstance(players, bool) or not isinstance(players, int):
-            try:
-                players = check_int(players, "players")
-            except TypeError as exc:
-                raise ConfigurationError(str(exc)) from None
-        if not self.min_players <= players <= self.max_players:
+    def __init__(self, *, players: SupportsIndex, **options: object) -> None:
+        try:
+            count = check_int(players, "players")
+        except TypeError as exc:
+            raise ConfigurationError(str(exc)) from None
+        if not self.min_players <= count <= self.max_players:
             raise ConfigurationError(
                 f"{self.name} takes {self.min_players}..{self.max_players} players, "
-                f"not {players!r}"
+                f"not {quote(players)}"
             )
         unknown = sorted(set(options) - set(self.option_defaults))
         if unknown:
             allowed = ", ".join(self.option_defaults) or "none"
             raise ConfigurationError(
-                f"unknown option {unknown[0]!r} for {self.name}; allowed: {allowed}"
+                f"unknown option {quote(unknown[0])} for {self.name}; allowed: {allowed}"
             )
-        self._num_players = int(players)
+        self._num_players = count
         merged = {**self.option_defaults, **options}
         self._options = MappingProxyType(self._normalize_options(merged))
+        self._engine: EngineConfig = self._configure()
 
     def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
         """Validate ``options`` (every key present) and return them in canonical form."""
         return options
+
+    def _configure(self) -> EngineConfig:
+        """Return the engine configuration of this game (the engine module's ``config``)."""
+        return None  # type: ignore[return-value]  # LEGACY: engines not yet converted
+
+    def _set_up(self, fields: dict[str, Any], seed: int) -> S:
+        """Return the set-up position ``fields`` describes (a document's ``setup``)."""
+        raise InvalidStateError(f"{self.name} has no set-up positions")
 
     @property
     def num_players(self) -> int:
@@ -147,21 +131,63 @@ class Game:
     @property
     def num_actions(self) -> int:
         """Actions are ints in ``range(num_actions)``."""
-        raise NotImplementedError
+        return self._engine.num_actions
 
-    def new_state(self, seed: object = None) -> Any:
+    def new_state(self, seed: SupportsIndex | None = None) -> S:
         """Return the starting position; ``seed=None`` draws a seed from the OS."""
-        return self._state_class._new(self, check_seed(seed))
+        if self._engine is None:  # LEGACY
+            return self._state_class._new(self, check_seed(seed))  # type: ignore[attr-defined,no-any-return]
+        state: S = self._engine.new_state(self, check_seed(seed))
+        return state
 
-    def state_from_dict(self, data: object) -> Any:
-        """Rebuild a state from ``State.to_dict()``; bad data raises ``InvalidStateError``."""
+    def state_from_dict(self, data: object) -> S:
+        """Rebuild a state from ``State.to_dict()``; bad data raises ``InvalidStateError``.
+
+        The document is proven, not trusted: its actions are replayed from the start
+        (the deal of ``seed``, or the ``setup`` position it names) and every field must
+        equal what that play gives.  A document with a ``setup`` may leave out the
+        position fields (``{header..., "setup": {...}, "history": []}`` starts a game
+        from a position of one's own).
+        """
         check_header(self, data)
-        try:
-            return self._state_class._from_dict(self, data)
-        except InvalidStateError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as exc:
-            raise InvalidStateError(f"malformed {self.name} state: {exc!r}") from None
+        assert isinstance(data, dict)
+        if self._engine is None:  # LEGACY
+            return self._state_class._from_dict(self, data)  # type: ignore[attr-defined,no-any-return]
+        seed = data["seed"]
+        setup = data.get("setup")
+        if setup is None:
+            state = self.new_state(seed)
+        elif type(setup) is dict:
+            state = self._set_up(setup, seed)
+        else:
+            raise InvalidStateError(f"field 'setup' must be a position or absent, not {quote(setup)}")
+        history = data.get("history")
+        if type(history) is not list or len(history) > MAX_HISTORY:
+            raise InvalidStateError(f"field 'history' must be a list of actions, not {quote(history)}")
+        bad = state._replay(history)
+        if bad >= 0:
+            start = "the set-up position" if setup is not None else f"the deal of seed {seed}"
+            raise InvalidStateError(
+                f"field 'history' action {bad} is {quote(history[bad])}, not a legal action "
+                f"there (playing from {start})"
+            )
+        expected = state.to_dict()
+        for key in data:
+            if key not in expected:
+                raise InvalidStateError(f"unknown field {quote(key)}; allowed: {', '.join(expected)}")
+        for key, value in expected.items():
+            if key not in data:
+                # A set-up document may leave out the position it sets up.
+                if setup is not None and key not in HEADER and key != "history":
+                    continue
+                raise InvalidStateError(f"state data has no field {key!r}")
+            if key not in ("options", "setup") and not _same(data[key], value):
+                raise InvalidStateError(
+                    f"field {key!r} is {quote(data[key])}, which is not the position that "
+                    f"the seed and the history ({len(history)} actions) give "
+                    f"(expected {quote(value)})"
+                )
+        return state
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self._num_players, tuple(sorted(self._options.items())))
@@ -182,11 +208,24 @@ class Game:
         return (_remake, (type(self), self._num_players, dict(self._options)))
 
 
-def _remake(cls: type[Game], players: int, options: dict[str, object]) -> Game:
+def _remake(cls: type[Game[Any]], players: int, options: dict[str, object]) -> Game[Any]:
     return cls(players=players, **options)
 
 
-def check_header(game: Game, data: object) -> None:
+def _same(a: object, b: object) -> bool:
+    # Equality that also insists on equal types (True is not 1, 1.0 is not 1).
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)
+    return a == b
+
+
+def check_header(game: Game[Any], data: object) -> None:
     """Check the fields every ``to_dict`` document starts with against ``game``."""
     if not isinstance(data, dict):
         raise InvalidStateError(f"state data must be a dict, not {type(data).__name__}")
@@ -198,43 +237,23 @@ def check_header(game: Game, data: object) -> None:
     for field, value in expected.items():
         if field not in data:
             raise InvalidStateError(f"state data has no field {field!r}")
-        if data[field] != value or type(data[field]) is not type(value):
-            raise InvalidStateError(f"field {field!r} is {data[field]!r}, expected {value!r}")
+        if type(data[field]) is not type(value) or data[field] != value:
+            raise InvalidStateError(
+                f"field {field!r} is {quote(data[field])}, expected {value!r}")
     if "seed" not in data:
         raise InvalidStateError("state data has no field 'seed'")
     seed = data["seed"]
     if type(seed) is not int or not 0 <= seed <= SEED_MAX:
-        raise InvalidStateError(f"field 'seed' is {seed!r}, expected an int in 0..2**64-1")
+        raise InvalidStateError(f"field 'seed' is {quote(seed)}, expected an int in 0..2**64-1")
     if "options" not in data:
         raise InvalidStateError("state data has no field 'options'")
+    options = data["options"]
     try:
-        same = type(game)(players=game.num_players, **data["options"]) == game
-    except (TypeError, ValueError):
+        same = type(options) is dict and type(game)(
+            players=game.num_players, **options) == game
+    except (TypeError, ValueError, RecursionError):
         same = False
     if not same:
         raise InvalidStateError(
-            f"field 'options' is {data['options']!r}, expected {dict(game.options)!r}"
+            f"field 'options' is {quote(options)}, expected {dict(game.options)!r}"
         )
-
-
-def header(state: Any) -> dict[str, Any]:
-    """The fields every ``to_dict`` document starts with."""
-    game = state.game
-    return {
-        "game": game.name,
-        "rules_version": game.rules_version,
-        "players": game.num_players,
-        "options": options_to_json(game.options),
-        "seed": state.seed,
-    }
-
-
-def options_to_json(options: Mapping[str, object]) -> dict[str, object]:
-    """Options as JSON-safe values (tuples become lists)."""
-
-    def plain(v: object) -> object:
-        if isinstance(v, tuple):
-            return [plain(x) for x in v]
-        return v
-
-    return {k: plain(v) for k, v in options.items()}

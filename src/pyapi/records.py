@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from boardcore.errors import BoardcoreError, InvalidStateError
-from boardcore.protocol import options_to_json
+from boardcore.values import options_to_json
 
 __all__ = ["FORMAT", "VERSION", "record", "replay"]
 

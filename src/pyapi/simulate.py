@@ -21,11 +21,12 @@ from typing import TextIO
 
 import numpy as np
 import numpy.typing as npt
-from boardcore.protocol import Game, check_int, check_seed
+from boardcore._engine._state import derive_seed
+from boardcore.protocol import Game
+from boardcore.values import check_int, check_seed
 
 __all__ = ["SimulationResult", "derive_seed", "simulate"]
 
-_MASK = 2**64 - 1
 # Games per call into the compiled kernel: small enough for a live progress bar, large
 # enough that the Python overhead per chunk is noise.
 _CHUNK = 4096
@@ -58,27 +59,6 @@ class SimulationResult:
     def games(self) -> int:
         """Number of games played."""
         return int(self.lengths.shape[0])
-
-
-def _splitmix64(x: int) -> tuple[int, int]:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x, z ^ (z >> 31)
-
-
-def derive_seed(seed: int, stream: int, index: int) -> int:
-    """Seed of game ``index`` of a batch: ``stream`` 0 for chance, 1 for the random player.
-
-    The same function as ``derive_seed`` in ``src/engine/_rng.pxd``.
-
-    >>> derive_seed(1, 0, 0) != derive_seed(1, 1, 0)
-    True
-    """
-    x = (seed ^ (stream * 0xD1B54A32D192ED03)) & _MASK
-    x, _ = _splitmix64(x)
-    x ^= (index * 0x9E3779B97F4A7C15) & _MASK
-    return _splitmix64(x)[1]
 
 
 def simulate(
@@ -121,14 +101,18 @@ def simulate(
     winners = np.zeros((n, players), dtype=np.uint8)
     lengths = np.zeros(n, dtype=np.int64)
     stats = np.zeros((n, max(1, len(game.stat_names))), dtype=np.int64)
-    kernel = game._state_class._simulate_chunk
+    engine = game._engine
     chunks = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
     stream = sys.stderr if progress is True else (progress or None)
     bar = _ProgressBar(n, stream) if stream is not None else None
     done = 0
 
     def run(bounds: tuple[int, int]) -> int:
-        kernel(game, s, bounds[0], bounds[1], scores, winners, lengths, stats)
+        if engine is None:  # LEGACY
+            game._state_class._simulate_chunk(  # type: ignore[attr-defined]
+                game, s, bounds[0], bounds[1], scores, winners, lengths, stats)
+        else:
+            engine.simulate_chunk(s, bounds[0], bounds[1], scores, winners, lengths, stats)
         return bounds[1] - bounds[0]
 
     start = time.perf_counter()

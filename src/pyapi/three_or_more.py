@@ -36,7 +36,8 @@ from typing import ClassVar
 
 from boardcore._engine.three_or_more import ThreeOrMoreState
 from boardcore.errors import ConfigurationError
-from boardcore.protocol import Game, check_int
+from boardcore.protocol import Game
+from boardcore.values import check_int
 
 __all__ = [
     "COLOURS",

@@ -1,0 +1,32 @@
+# The two compiled classes every game shares (``_state.pyx``), declared for the engine
+# modules that subclass ``EngineState``.  setup.py copies this file to
+# build/pxd/boardcore/_engine/ so that ``from boardcore._engine._state cimport ...`` finds it.
+cimport cython
+
+from _history cimport hist_t
+from _kernel cimport kernel_t
+
+
+cdef class EngineConfig:
+    cdef const kernel_t *k
+    cdef bytes blob                   # the configuration struct, k.config_size bytes
+    cdef type state_class
+    cdef readonly int num_players
+    cdef readonly int num_actions
+    cdef EngineState _make(self, object game, object seed)
+
+
+@cython.no_gc
+cdef class EngineState:
+    cdef void *_s                     # the subclass's position struct
+    cdef const kernel_t *_k           # its game's kernel table
+    cdef hist_t _hist                 # unused when the kernel keeps its own history
+    cdef int _players                 # seats, 0 until the state is set up
+    cdef int _actions                 # num_actions
+    cdef readonly object game
+    cdef readonly object seed
+    cdef object _setup                # None, or the set-up position play started from
+
+    cdef int _check(self) except -1
+    cdef Py_ssize_t _moves(self) noexcept
+    cdef int _refuse(self, object action, Py_ssize_t a) except -1
