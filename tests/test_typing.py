@@ -1,11 +1,15 @@
-"""The stubs are the compiled modules, and mypy --strict accepts consumers of every game.
+"""Typed to the last call: what a user's ``mypy --strict`` sees of every game.
 
-Both checks run against the installed package (stubs, ``py.typed``); ``make test``
-installs the wheel first.
+For every game, every public member of its configuration, its state and its view is
+revealed in a consumer file and none may be ``Any``; the mistakes a user makes are
+reported; and the stubs match the compiled modules (stubtest).  All run against the
+installed package (``make test`` installs the wheel first).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,127 +17,132 @@ from pathlib import Path
 import boardcore
 import pytest
 
-CONSUMERS = {
-    "common": '''
-import boardcore
-from boardcore import Outcome, SimulationResult
-
-game: boardcore.Game = boardcore.make("just4fun", players=3)
-result: SimulationResult = boardcore.simulate(game, 10, seed=1, workers=2)
-total: int = int(result.scores.sum())
-ends: dict[str, int] = {k: int(v.sum()) for k, v in result.stats.items()}
-record: dict[str, object] = boardcore.record(game.new_state(seed=1))
-again = boardcore.replay(record)
-names: tuple[str, ...] = boardcore.GAMES
-''',
-    "just4fun": '''
-from boardcore import Outcome
-from boardcore.just4fun import Just4Fun, Just4FunState, Just4FunView
-
-j4f = Just4Fun(players=2, layout="random")
-state: Just4FunState = j4f.new_state(seed=1)
-actions: list[int] = state.legal_actions()
-state.apply(actions[0])
-text: str = state.action_to_str(state.parse_action("exchange"))
-view: Just4FunView = state.view(0)
-hand: tuple[int, ...] = view.hand
-copy: Just4FunState = state.copy()
-outcome: Outcome = copy.rollout(seed=3)
-winners: frozenset[int] = outcome.winners
-player: int | None = state.current_player
-''',
-    "three_or_more": '''
-from typing_extensions import assert_type
-
-import boardcore
-from boardcore.three_or_more import (
-    DEFAULT_DECK, MoveScore, ScoredLine, ThreeOrMore, ThreeOrMoreState, ThreeOrMoreView,
-)
-
-game = ThreeOrMore(players=3, allow_rotation=True, deck=list(DEFAULT_DECK))
-state: ThreeOrMoreState = game.new_state(seed=1)
-state.apply(state.parse_action(state.action_to_str(state.legal_actions()[0])))
-last: MoveScore | None = state.last_breakdown()
-lines: tuple[ScoredLine, ...] = () if last is None else last.lines
-view: ThreeOrMoreView = state.view(0)
-grid: tuple[str, ...] = view.grid
-twin: ThreeOrMoreState = state.copy()
-winners: frozenset[int] = twin.rollout(seed=2).winners
-same: ThreeOrMoreState = game.state_from_dict(state.to_dict())
-total: int = int(boardcore.simulate(game, 4, seed=3).stats["best_move"].sum())
-assert_type(game.new_state(seed=5), ThreeOrMoreState)
-assert_type(game.state_from_dict(state.to_dict()).scores(), tuple[int, ...])
-''',
-    "fool": '''
-import boardcore
-from boardcore import Outcome
-from boardcore.fool import DECKS, Fool, FoolState, FoolView
-
-game: Fool = Fool(players=7, deck=(9, 9, 9, 9, 3), start_player=2)
-state: FoolState = game.new_state(seed=1)
-legal: list[int] = state.legal_actions()
-state.apply(legal[0])
-card: int = state.parse_action("W1")
-text: str = state.action_to_str(card)
-view: FoolView = state.view(0)
-trick: tuple[tuple[int, int], ...] = view.trick
-colour: str | None = view.lead_colour
-deck: tuple[int, int, int, int, int] = game.deck
-default: tuple[int, int, int, int, int] = DECKS[4]
-twin: FoolState = state.copy()
-outcome: Outcome = twin.rollout(seed=3)
-rounds: int = int(boardcore.simulate(game, 10, seed=1).stats["rounds"].max())
-data: dict[str, object] = state.to_dict()
-again: FoolState = game.state_from_dict(state.to_dict())
-''',
-    "rummikub_junior": '''
-from __future__ import annotations
-
-import boardcore
-from boardcore.protocol import Outcome
-from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorState, RummikubJuniorView
-
-
-def play(seed: int) -> tuple[int, ...]:
-    game = RummikubJunior(players=3, start_player=1)
-    state: RummikubJuniorState = game.new_state(seed=seed)
-    view: RummikubJuniorView = state.view(0)
-    rack: tuple[str, ...] = view.rack
-    while not state.is_over():
-        legal: list[int] = state.legal_actions()
-        state.apply(state.parse_action(state.action_to_str(legal[-1])))
-    outcome: Outcome | None = state.outcome()
-    assert outcome is not None and rack
-    return state.copy().scores()
-
-
-result = boardcore.simulate(boardcore.make("rummikub_junior", players=2), 10, seed=1)
-''',
+# Arguments for the members that take some: enough to call each one once.
+ARGUMENTS = {
+    "apply": "state.legal_actions()[0]",
+    "action_to_str": "0",
+    "parse_action": "'x'",
+    "view": "0",
+    "rollout": "1",
+    "new_state": "1",
+    "state_from_dict": "state.to_dict()",
+    "__deepcopy__": "{}",
 }
+# Members whose revealed type may mention numpy's own ``Any`` (its shape parameter).
+NUMPY_ANY = re.compile(r"ndarray\[tuple\[Any, \.\.\.\]")
 
 
-def _run(args: list[str], cwd: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", *args], check=False, capture_output=True, text=True, cwd=cwd
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+def _members(obj: object) -> list[str]:
+    return sorted(n for n in dir(obj) if not n.startswith("_") or n in ARGUMENTS)
 
 
-def test_every_game_has_a_consumer() -> None:
-    assert set(boardcore.GAMES) <= set(CONSUMERS)
+def _consumer(name: str) -> tuple[str, list[str]]:
+    """Return a consumer that reveals every public member of game ``name``, and the labels."""
+    game = boardcore.make(name, players=type(boardcore.make(name, players=4)).min_players)
+    state = game.new_state(seed=1)
+    view = state.view(0)
+    lines = [
+        "import boardcore",
+        f"game = boardcore.make({name!r}, players={game.num_players})",
+        "state = game.new_state(seed=1)",
+        "view = state.view(0)",
+        "reveal_type(game)",
+        "reveal_type(state)",
+        "reveal_type(view)",
+    ]
+    labels = ["make", "new_state", "view"]
+    for var, obj in (("game", game), ("state", state)):
+        for member in _members(obj):
+            if member in ("__deepcopy__",) and var == "game":
+                continue
+            attr = getattr(obj, member)
+            expr = f"{var}.{member}"
+            if callable(attr):
+                expr += f"({ARGUMENTS.get(member, '')})"
+            lines.append(f"reveal_type({expr})")
+            labels.append(f"{name}: {var}.{member}")
+    for f in dataclasses.fields(view):
+        lines.append(f"reveal_type(view.{f.name})")
+        labels.append(f"{name}: view.{f.name}")
+    return "\n".join(lines) + "\n", labels
 
 
-def test_mypy_strict_consumers(tmp_path: Path) -> None:
+MODULE_CONSUMER = """
+import boardcore
+for name in boardcore.GAMES:
+    reveal_type(boardcore.make(name, players=4))
+g = boardcore.make("fool", players=4)
+result = boardcore.simulate(g, 10, seed=1)
+reveal_type(result)
+reveal_type(result.scores)
+reveal_type(result.stats)
+reveal_type(boardcore.record(g.new_state(seed=1)))
+reveal_type(boardcore.replay(boardcore.record(g.new_state(seed=1))))
+reveal_type(g.new_state(seed=1).rollout(seed=2).winners)
+"""
+
+# Each line is a mistake mypy --strict must report.
+MISTAKES = [
+    'boardcore.make("just4fun", players=2).new_state(seed=1).aply(3)',
+    'boardcore.make("just4fun", players=2).new_state(seed=1).apply("3")',
+    'boardcore.make("just5fun", players=2)',
+    'boardcore.make("just4fun", players=2, layot="classic")',
+    'boardcore.make("fool", players=4).new_state(seed=1).view("0")',
+    'boardcore.make("rummikub_junior", players=2).new_state(seed="1")',
+    'boardcore.make("three_or_more", players=2).new_state(seed=1).parse_action(3)',
+    'x: int = boardcore.make("fool", players=4).new_state(seed=1).current_player',
+]
+
+
+def _mypy(tmp_path: Path, files: dict[str, str]) -> str:
     pytest.importorskip("mypy")
-    files = []
-    for name, text in CONSUMERS.items():
-        (tmp_path / f"consumer_{name}.py").write_text(text)
-        files.append(f"consumer_{name}.py")
-    _run(["mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
-          *files], tmp_path)
+    for file, text in files.items():
+        (tmp_path / file).write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir",
+         str(tmp_path / "cache"), "--no-error-summary", *files],
+        check=False, capture_output=True, text=True, cwd=tmp_path,
+    )
+    return done.stdout + done.stderr
+
+
+def test_no_public_member_of_any_game_is_any(tmp_path: Path) -> None:
+    files, labels = {}, {}
+    for name in boardcore.GAMES:
+        text, names = _consumer(name)
+        files[f"consumer_{name}.py"] = text
+        labels[f"consumer_{name}.py"] = names
+    files["consumer_module.py"] = MODULE_CONSUMER
+    out = _mypy(tmp_path, files)
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert not errors, "\n".join(errors)
+    revealed: dict[str, list[str]] = {}
+    for line in out.splitlines():
+        match = re.match(r"(consumer_\w+\.py):\d+: note: Revealed type is \"(.*)\"$", line)
+        if match:
+            revealed.setdefault(match.group(1), []).append(match.group(2))
+    for file, names in labels.items():
+        assert len(revealed[file]) == len(names), file
+        for label, shown in zip(names, revealed[file]):
+            assert "Any" not in NUMPY_ANY.sub("", shown), f"{label} is {shown}"
+    assert all("Any" not in NUMPY_ANY.sub("", t) for t in revealed["consumer_module.py"]), \
+        revealed["consumer_module.py"]
+
+
+def test_mistakes_are_reported(tmp_path: Path) -> None:
+    text = "import boardcore\n" + "\n".join(MISTAKES) + "\n"
+    out = _mypy(tmp_path, {"mistakes.py": text})
+    reported = {int(m.group(1)) for m in re.finditer(r"mistakes\.py:(\d+): error", out)}
+    missed = [m for i, m in enumerate(MISTAKES, start=2) if i not in reported]
+    assert not missed, f"mypy --strict accepted: {missed}\n{out}"
 
 
 def test_stubs_match_the_compiled_modules(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
-    modules = [f"boardcore._engine.{name}" for name in boardcore.GAMES]
-    _run(["mypy.stubtest", "boardcore._engine._random", *modules], tmp_path)
+    modules = ["boardcore._engine._random", "boardcore._engine._state",
+               *(f"boardcore._engine.{name}" for name in boardcore.GAMES)]
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", *modules],
+        check=False, capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -11,9 +11,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal, SupportsIndex, overload
 
-from boardcore._registry import GAME_CLASSES
+from boardcore._registry import GAME_CLASSES, AnyGame, AnyState, GameName
 from boardcore.errors import (
     BoardcoreError,
     ConfigurationError,
@@ -21,22 +22,31 @@ from boardcore.errors import (
     InvalidStateError,
     NotationError,
 )
+from boardcore.fool import Fool
+from boardcore.just4fun import Just4Fun
 from boardcore.protocol import Game, State
-from boardcore.values import Outcome
-from boardcore.records import record, replay
+from boardcore.records import Record, record, replay
+from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, simulate
+from boardcore.three_or_more import ThreeOrMore
+from boardcore.values import Outcome, quote
 
 __all__ = [
     "GAMES",
+    "AnyGame",
+    "AnyState",
     "BoardcoreError",
     "ConfigurationError",
     "Game",
+    "GameName",
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
     "Outcome",
+    "Record",
     "SimulationResult",
     "State",
+    "__version__",
     "make",
     "record",
     "replay",
@@ -46,10 +56,43 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: The names of every game, in a fixed order.
-GAMES: tuple[str, ...] = tuple(GAME_CLASSES)
+GAMES: tuple[GameName, ...] = ("just4fun", "three_or_more", "fool", "rummikub_junior")
 
 
-def make(name: object, *, players: object, **options: Any) -> Game:
+@overload
+def make(
+    name: Literal["just4fun"],
+    *,
+    players: SupportsIndex,
+    layout: str | Sequence[int] | Sequence[Sequence[int]] = ...,
+    returned_on_lock: bool = ...,
+    start_player: SupportsIndex = ...,
+) -> Just4Fun: ...
+@overload
+def make(
+    name: Literal["three_or_more"],
+    *,
+    players: SupportsIndex,
+    deck: Sequence[str] | None = ...,
+    allow_rotation: bool = ...,
+    start_player: SupportsIndex = ...,
+) -> ThreeOrMore: ...
+@overload
+def make(
+    name: Literal["fool"],
+    *,
+    players: SupportsIndex,
+    deck: Sequence[int] | None = ...,
+    start_player: SupportsIndex = ...,
+) -> Fool: ...
+@overload
+def make(
+    name: Literal["rummikub_junior"],
+    *,
+    players: SupportsIndex,
+    start_player: SupportsIndex = ...,
+) -> RummikubJunior: ...
+def make(name: object, *, players: SupportsIndex, **options: object) -> AnyGame:
     """Return the configuration of game ``name`` for ``players`` seats.
 
     Args:
@@ -65,5 +108,6 @@ def make(name: object, *, players: object, **options: Any) -> Game:
     True
     """
     if not isinstance(name, str) or name not in GAME_CLASSES:
-        raise ConfigurationError(f"unknown game {name!r}; allowed: {', '.join(GAMES)}")
-    return GAME_CLASSES[name](players=players, **options)
+        raise ConfigurationError(f"unknown game {quote(name)}; allowed: {', '.join(GAMES)}")
+    game: AnyGame = GAME_CLASSES[name](players=players, **options)  # type: ignore[assignment]
+    return game

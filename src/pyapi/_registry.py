@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from boardcore.fool import Fool
-from boardcore.just4fun import Just4Fun
-from boardcore.protocol import Game
-from boardcore.rummikub_junior import RummikubJunior
-from boardcore.three_or_more import ThreeOrMore
+from typing import Any, Literal, Union
 
-GAME_CLASSES: dict[str, type[Game]] = {
+from boardcore.fool import Fool, FoolState
+from boardcore.just4fun import Just4Fun, Just4FunState
+from boardcore.protocol import Game
+from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorState
+from boardcore.three_or_more import ThreeOrMore, ThreeOrMoreState
+
+#: The name of a game.
+GameName = Literal["just4fun", "three_or_more", "fool", "rummikub_junior"]
+#: A configuration of any game.
+AnyGame = Union[Just4Fun, ThreeOrMore, Fool, RummikubJunior]
+#: A position of any game.
+AnyState = Union[Just4FunState, ThreeOrMoreState, FoolState, RummikubJuniorState]
+
+GAME_CLASSES: dict[str, type[Game[Any]]] = {
     "just4fun": Just4Fun,
     "three_or_more": ThreeOrMore,
     "fool": Fool,

@@ -1,5 +1,8 @@
 """Game records: a small versioned JSON document that replays to the identical state.
 
+A record names the game, its ``rules_version``, players, options and seed, the set-up
+position play started from if any, and every action in notation.
+
 >>> import boardcore
 >>> state = boardcore.make("just4fun", players=2).new_state(seed=7)
 >>> state.apply(state.legal_actions()[0])
@@ -12,38 +15,87 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from boardcore.errors import BoardcoreError, InvalidStateError
-from boardcore.values import options_to_json
+from boardcore.values import options_to_json, quote
 
-__all__ = ["FORMAT", "VERSION", "record", "replay"]
+if TYPE_CHECKING:
+    from boardcore._engine._state import EngineState
+    from boardcore._registry import AnyState
+
+__all__ = ["FORMAT", "VERSION", "Record", "record", "replay"]
 
 FORMAT = "boardcore-record"
 VERSION = 1
+#: A record holds at most this many actions.
+MAX_ACTIONS = 10_000_000
 
 
-def record(state: Any) -> dict[str, Any]:
-    """Return the JSON-safe record of ``state``: configuration, seed and actions in notation."""
+class _Record(TypedDict):
+    format: str
+    version: int
+    game: str
+    rules_version: int
+    players: int
+    options: dict[str, object]
+    seed: int
+    actions: list[str]
+
+
+class Record(_Record, total=False):
+    """A game record (``boardcore.record``); ``setup`` when play began from one's own position."""
+
+    setup: dict[str, object]
+
+
+def record(state: EngineState) -> Record:
+    """Return the JSON-safe record of ``state``: configuration, seed and actions in notation.
+
+    Raises:
+        TypeError: ``state`` is not a boardcore state.
+    """
+    from boardcore._engine._state import EngineState
+
+    if not isinstance(state, EngineState):
+        raise TypeError(f"record() takes a boardcore state, not {quote(state)}")
     game = state.game
-    replayed = game.new_state(seed=state.seed)
+    doc = state.to_dict()
+    setup = doc.get("setup")
+    replayed = _start(game, state.seed, setup)
     actions = []
     for action in state.history():
         actions.append(replayed.action_to_str(action))
         replayed.apply(action)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": game.name,
-        "rules_version": game.rules_version,
-        "players": game.num_players,
-        "options": options_to_json(game.options),
-        "seed": state.seed,
-        "actions": actions,
-    }
+    rec = Record(
+        format=FORMAT,
+        version=VERSION,
+        game=game.name,
+        rules_version=game.rules_version,
+        players=game.num_players,
+        options=options_to_json(game.options),
+        seed=state.seed,
+        actions=actions,
+    )
+    if setup is not None:
+        rec["setup"] = setup  # type: ignore[typeddict-item]
+    return rec
 
 
-def replay(rec: object) -> Any:
+def _start(game: Any, seed: int, setup: object) -> Any:
+    # The position play starts from: the deal of ``seed``, or the set-up position.
+    if setup is None:
+        return game.new_state(seed)
+    return game.state_from_dict({**_header(game, seed), "setup": setup, "history": []})
+
+
+def _header(game: Any, seed: int) -> dict[str, object]:
+    return {"game": game.name, "rules_version": game.rules_version,
+            "players": game.num_players, "options": options_to_json(game.options),
+            "seed": seed}
+
+
+def replay(rec: object) -> AnyState:
     """Rebuild the state a record describes by replaying its actions.
 
     A record made under another ``rules_version`` is accepted only if it still replays
@@ -53,19 +105,25 @@ def replay(rec: object) -> Any:
 
     if not isinstance(rec, dict):
         raise InvalidStateError(f"a record must be a dict, not {type(rec).__name__}")
-    if rec.get("format") != FORMAT:
-        raise InvalidStateError(f"field 'format' is {rec.get('format')!r}, expected {FORMAT!r}")
-    if rec.get("version") != VERSION:
-        raise InvalidStateError(f"field 'version' is {rec.get('version')!r}, expected {VERSION}")
+    if rec.get("format") != FORMAT or type(rec.get("format")) is not str:
+        raise InvalidStateError(f"field 'format' is {quote(rec.get('format'))}, expected {FORMAT!r}")
+    if rec.get("version") != VERSION or type(rec.get("version")) is not int:
+        raise InvalidStateError(f"field 'version' is {quote(rec.get('version'))}, expected {VERSION}")
     for field in ("game", "rules_version", "players", "options", "seed", "actions"):
         if field not in rec:
             raise InvalidStateError(f"record has no field {field!r}")
-    if not isinstance(rec["options"], dict) or not isinstance(rec["actions"], list):
+    if type(rec["rules_version"]) is not int:
+        raise InvalidStateError(
+            f"field 'rules_version' is {quote(rec['rules_version'])}, expected an int")
+    if type(rec["seed"]) is not int:
+        raise InvalidStateError(f"field 'seed' is {quote(rec['seed'])}, expected an int")
+    if type(rec["options"]) is not dict or type(rec["actions"]) is not list \
+            or len(rec["actions"]) > MAX_ACTIONS:
         raise InvalidStateError("record fields 'options' and 'actions' must be a dict and a list")
     try:
         game = make(rec["game"], players=rec["players"], **rec["options"])
-        state = game.new_state(seed=rec["seed"])
-    except (BoardcoreError, TypeError, ValueError) as exc:
+        state = _start(game, rec["seed"], rec.get("setup"))
+    except (BoardcoreError, TypeError, ValueError, RecursionError) as exc:
         raise InvalidStateError(f"record does not describe a game: {exc}") from None
     same_version = rec["rules_version"] == game.rules_version
     for i, text in enumerate(rec["actions"]):
@@ -76,6 +134,7 @@ def replay(rec: object) -> Any:
                 f" (recorded under rules_version {rec['rules_version']!r}, "
                 f"this is {game.rules_version})"
             )
-            raise InvalidStateError(f"record action {i} {text!r} does not replay: {exc}{why}") \
-                from None
-    return state
+            raise InvalidStateError(
+                f"record action {i} {quote(text)} does not replay: {exc}{why}") from None
+    result: AnyState = state
+    return result
