@@ -44,12 +44,14 @@ bench-smoke:  ## every benchmark body once, no timing (what CI runs)
 	$(VENV)/bin/python -m pip install -q pytest-benchmark
 	$(VENV)/bin/python -m pytest bench --benchmark-disable -q -p no:cacheprovider
 
-lint:  ## ruff on Python, cython-lint on the engines
-	$(DEV)/bin/ruff check src tests bench
-	PATH=$(DEV)/bin:$$PATH cython-lint --max-line-length 100 src/engine
+lint:  ## ruff (pydocstyle, import order, ...) on Python, cython-lint on the engines
+	$(DEV)/bin/python -m pip install -q ruff cython-lint
+	$(DEV)/bin/python -m ruff check src tests bench
+	PATH=$(abspath $(DEV))/bin:$$PATH cython-lint src/engine
 
-typecheck:  ## mypy --strict on the facade and the stubs (against a real install)
-	$(DEV)/bin/mypy --strict src/pyapi
+typecheck:  ## mypy --strict on the installed package: its facade and its stubs
+	$(DEV)/bin/python -m pip install -q mypy typing_extensions
+	cd / && $(abspath $(DEV))/bin/python -m mypy --strict --cache-dir $(abspath .mypy_cache) -p boardcore
 
 annotate:  ## cython -a HTML for every engine (look for yellow in the hot loops)
 	cd src/engine && for f in *.pyx; do CYTHON_FORCE_REGEN=1 ../../$(DEV)/bin/cython -a -3 -I . $$f -o /tmp/$${f%.pyx}.c; done

@@ -787,7 +787,7 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
         s.current = NO_SEAT
         return 0
     if not 0 <= current < n:
-        raise InvalidStateError(f"field 'current_player' is null, but the game is not over")
+        raise InvalidStateError("field 'current_player' is null, but the game is not over")
     if not _can_take_turn(s, current):
         raise InvalidStateError(f"field 'current_player': seat {current} cannot take a turn")
     for p in range(n):
