@@ -2,15 +2,22 @@
 # seeds must give these streams on every platform.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from _rng cimport derive_seed as _derive_seed
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
+
+cdef int MAX_COUNT = 1_000_000
+
+
+cdef int _count(int count) except -1:
+    if not 0 <= count <= MAX_COUNT:
+        raise ValueError(f"count must be in 0..{MAX_COUNT}, not {count}")
+    return count
 
 
 def stream(uint64_t seed, int count):
     """Return the first ``count`` 64-bit outputs of the generator seeded with ``seed``."""
     cdef rng_t r
     rng_seed(&r, seed)
-    return [rng_next(&r) for _ in range(count)]
+    return [rng_next(&r) for _ in range(_count(count))]
 
 
 def bounded(uint64_t seed, uint32_t n, int count):
@@ -19,7 +26,7 @@ def bounded(uint64_t seed, uint32_t n, int count):
         raise ValueError("n must be at least 1")
     cdef rng_t r
     rng_seed(&r, seed)
-    return [rng_bounded(&r, n) for _ in range(count)]
+    return [rng_bounded(&r, n) for _ in range(_count(count))]
 
 
 def shuffled(uint64_t seed, int n):
@@ -36,6 +43,3 @@ def shuffled(uint64_t seed, int n):
     return [a[i] for i in range(n)]
 
 
-def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
-    """Return the seed of game ``index`` of a batch (stream 0 chance, 1 the player)."""
-    return _derive_seed(seed, stream, index)

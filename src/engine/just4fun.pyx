@@ -805,6 +805,8 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
     cdef Py_ssize_t i, n = masks.shape[0]
     cdef int r
     cdef int64_t hits = 0
+    if not 0 <= repeats <= 100_000:
+        raise ValueError(f"repeats must be in 0..100000, not {repeats}")
     with nogil:
         for r in range(repeats):
             for i in range(n):

@@ -1,0 +1,164 @@
+"""The boundary contract: no Python call into the compiled engines crashes the interpreter.
+
+Every callable attribute of every compiled module and class -- public and private,
+methods of states that are fresh, mid-game, finished or never set up -- is called with
+hostile arguments (wrong types, wrong shapes, huge counts); each call returns or raises
+an exception, and a state that raised is unchanged.  A crash would end the test run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import boardcore
+import numpy as np
+import pytest
+from boardcore._engine._state import EngineConfig, EngineState
+
+from tests.conftest import player_counts, random_walk
+
+HOSTILE: list[object] = [
+    None, -1, 0, 10**9, 2**70, -(2**70), "x", 3.5, True, b"\x00" * 64, [], [0] * 40,
+    {}, object(), np.zeros(3), np.zeros((2, 2), dtype=np.uint8),
+    np.zeros((1, 1), dtype=np.int64), np.zeros(0, dtype=np.int64),
+]
+MODULES = ["_random", "_state", *boardcore.GAMES]
+
+
+def _engine(name: str) -> Any:
+    return importlib.import_module(f"boardcore._engine.{name}")
+
+
+def _arity(fn: Callable[..., object]) -> int:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return 3
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+
+def _calls(fn: Callable[..., object]) -> Iterator[tuple[object, ...]]:
+    """Argument tuples: every hostile value alone, repeated to the arity, and in pairs."""
+    n = max(1, min(_arity(fn), 8))
+    yield ()
+    for value in HOSTILE:
+        yield (value,)
+        yield (value,) * n
+    rng = random.Random(fn.__qualname__ if hasattr(fn, "__qualname__") else 0)
+    for _ in range(20):
+        yield tuple(rng.choice(HOSTILE) for _ in range(n))
+
+
+def _states(name: str) -> list[Any]:
+    game = boardcore.make(name, players=player_counts(name)[0])
+    fresh = game.new_state(seed=3)
+    mid = fresh.copy()
+    for _, _a in zip(range(7), random_walk(mid, random.Random(1))):
+        pass
+    over = fresh.copy()
+    over.rollout(seed=4)
+    return [fresh, mid, over]
+
+
+def _call(fn: Callable[..., object], args: tuple[object, ...]) -> None:
+    try:
+        fn(*args)
+    except Exception:
+        pass
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_functions_survive_hostile_arguments(module: str) -> None:
+    mod = _engine(module)
+    for attr in dir(mod):
+        fn = getattr(mod, attr)
+        if inspect.isclass(fn) or not callable(fn) or attr.startswith("__"):
+            continue
+        for args in _calls(fn):
+            _call(fn, args)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_state_methods_survive_hostile_arguments(name: str) -> None:
+    cls = boardcore.make(name, players=player_counts(name)[0]).state_class
+    members = sorted(set(dir(cls)) - {"__class__", "__init_subclass__", "__subclasshook__",
+                                      "__new__", "__dealloc__"})
+    for state in [*_states(name), cls.__new__(cls), EngineState.__new__(EngineState)]:
+        for member in members:
+            try:
+                fn = getattr(state, member)
+            except Exception:    # a property of a state never set up
+                continue
+            if not callable(fn) or member in ("__setattr__", "__delattr__"):
+                continue
+            for args in _calls(fn):
+                before = _snapshot(state)
+                try:
+                    fn(*args)
+                except Exception:
+                    assert _snapshot(state) == before, (member, args)
+
+
+def _snapshot(state: Any) -> object:
+    try:
+        return state.to_dict()
+    except Exception as exc:
+        return type(exc)
+
+
+def test_engine_config_refuses_what_is_not_a_configuration() -> None:
+    cls = boardcore.make("just4fun", players=2).state_class
+    for args in [(), (EngineState, b""), (cls, b""), (cls, b"\xff" * 64), (int, b""),
+                 (cls, None), (None, b"x"), (cls, bytes(10**6))]:
+        with pytest.raises((TypeError, ValueError)):
+            EngineConfig(*args)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_simulate_chunk_checks_its_arrays(name: str) -> None:
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    engine = game._engine
+    n = game.num_players
+    ok = dict(scores=np.zeros((4, n), np.int64), winners=np.zeros((4, n), np.uint8),
+              lengths=np.zeros(4, np.int64), stats=np.zeros((4, 4), np.int64))
+    engine.simulate_chunk(1, 0, 4, ok["scores"], ok["winners"], ok["lengths"], ok["stats"])
+    narrow = dict(scores=np.zeros((1, 1), np.int64), winners=np.zeros((1, 1), np.uint8),
+                  lengths=np.zeros(1, np.int64), stats=np.zeros((1, 0), np.int64))
+    for start, stop in [(0, 200000), (-1, 2), (3, 2), (0, 2**40)]:
+        with pytest.raises((ValueError, OverflowError)):
+            engine.simulate_chunk(1, start, stop, ok["scores"], ok["winners"], ok["lengths"],
+                                  ok["stats"])
+    for key in ok:
+        arrays = {**ok, key: narrow[key]}
+        with pytest.raises(ValueError):
+            engine.simulate_chunk(1, 0, 4, **arrays)
+        for wrong in (None, np.zeros((4, n), np.float64), np.zeros((4, n, 2), np.int64),
+                      np.zeros((4, n), np.int64)[:, ::-1]):
+            with pytest.raises((TypeError, ValueError)):
+                engine.simulate_chunk(1, 0, 4, **{**ok, key: wrong})
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_set_up_entry_refuses_garbage_fields(name: str) -> None:
+    game = boardcore.make(name, players=player_counts(name)[0])
+    cls = game.state_class
+    set_up = getattr(cls, "_set_up", None)
+    if set_up is None:     # a game without set-up positions refuses them
+        doc = game.new_state(seed=1).to_dict()
+        with pytest.raises(boardcore.InvalidStateError, match="set-up"):
+            game.state_from_dict({**doc, "setup": game.new_state(seed=1)._fields()})
+        return
+    fields = {k: v for k, v in game.new_state(seed=1)._fields().items()}
+    rng = random.Random(name)
+    for _ in range(300):
+        bad = dict(fields)
+        key = rng.choice(list(bad))
+        bad[key] = rng.choice(HOSTILE + [[99] * 60, [[-5] * 60] * 9, [None] * 36])
+        _call(set_up, (game._engine, game, 1, bad))
+    for args in itertools.product([None, game._engine], [None, game], [None, 1], [None, {}]):
+        _call(set_up, args)
