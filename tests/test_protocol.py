@@ -206,3 +206,25 @@ def test_rollout_records_history_and_replays(name: str) -> None:
     rec = boardcore.record(state)
     assert json.loads(json.dumps(rec)) == rec
     assert boardcore.replay(rec).to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_undo_takes_back_every_step_exactly(name: str) -> None:
+    """Undo each action of seeded games back to the start; chance is undone too."""
+    for players in player_counts(name):
+        game = boardcore.make(name, players=players)
+        state = game.new_state(seed=players * 17)
+        seen = [state.to_dict()]
+        for _ in random_walk(state, random.Random(players)):
+            pass
+        replayed = game.new_state(seed=players * 17)
+        for a in state.history():
+            replayed.apply(a)
+            seen.append(replayed.to_dict())
+        assert seen[-1] == state.to_dict()
+        for expected in reversed(seen[:-1]):
+            state.undo()
+            assert state.to_dict() == expected
+        with pytest.raises(IllegalActionError, match="nothing to undo"):
+            state.undo()
+        assert state.to_dict() == seen[0]

@@ -26,7 +26,9 @@ cdef class EngineState:
     cdef readonly object game
     cdef readonly object seed
     cdef object _setup                # None, or the set-up position play started from
+    cdef bytes _root                  # the position struct play started from (undo)
 
     cdef int _check(self) except -1
     cdef Py_ssize_t _moves(self) noexcept
     cdef int _refuse(self, object action, Py_ssize_t a) except -1
+    cdef int _started(self, object setup) except -1

@@ -161,6 +161,7 @@ cdef class EngineConfig:
         """Return the starting position of game ``seed``, belonging to ``game``."""
         cdef EngineState st = self._make(game, seed)
         self.k.init(st._s, <const char *>self.blob, seed)
+        st._started(None)
         return st
 
     def simulate_chunk(self, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -221,6 +222,13 @@ cdef class EngineState:
     cdef int _check(self) except -1:
         if self._players == 0:
             raise TypeError(f"this {type(self).__name__} was never set up; use game.new_state")
+        return 0
+
+    cdef int _started(self, object setup) except -1:
+        # Play starts here: keep the position (undo replays from it) and, for a set-up
+        # position, its document.
+        self._root = (<char *>self._s)[:self._k.state_size]
+        self._setup = setup
         return 0
 
     cdef Py_ssize_t _moves(self) noexcept:
@@ -404,6 +412,7 @@ cdef class EngineState:
         c.game = self.game
         c.seed = self.seed
         c._setup = self._setup
+        c._root = self._root
         return c
 
     def __copy__(self):
@@ -422,6 +431,34 @@ cdef class EngineState:
                 n = self._k.own_history(self._s, own)
                 return [own[i] for i in range(n)]
             return hist_list(&self._hist)
+
+    def undo(self):
+        """Take back the last action exactly, chance included (a reshuffle, a new deal).
+
+        Raises:
+            IllegalActionError: no action has been applied since the start.
+        """
+        cdef uint16_t own[MAX_ACTIONS]
+        cdef const uint16_t *actions
+        cdef Py_ssize_t i, n
+        self._check()
+        with cython.critical_section(self):
+            if self._k.own_history != NULL:
+                n = self._k.own_history(self._s, own)
+                actions = own
+            else:
+                n = self._hist.len
+                actions = self._hist.buf
+            if n > 0:
+                # Replay all but the last action from the start: the state's own
+                # generator makes the same draws again.
+                memcpy(self._s, <const char *>self._root, self._k.state_size)
+                for i in range(n - 1):
+                    self._k.apply(self._s, actions[i])
+                if self._k.own_history == NULL:
+                    self._hist.len = n - 1
+        if n == 0:
+            raise IllegalActionError("nothing to undo: no action was applied since the start")
 
     def _replay(self, actions):
         """Apply ``actions`` (a list) in order while each is a legal action.

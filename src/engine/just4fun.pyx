@@ -649,7 +649,7 @@ cdef class Just4FunState(EngineState):
             raise TypeError("config is not a Just4Fun configuration")
         cdef Just4FunState st = <Just4FunState>config._make(game, seed)
         _fill(&st.s, <const j4f_cfg_t *><const char *>config.blob, fields)
-        st._setup = st._fields()
+        st._started(st._fields())
         return st
 
     def __str__(self):
