@@ -1,4 +1,4 @@
-"""Just4Fun benchmarks (pytest-benchmark); targets from shared/design/performance.md.
+"""Just4Fun benchmarks (pytest-benchmark); targets in docs/performance.md.
 
 Run:   pytest bench/test_just4fun.py --benchmark-only
 Smoke: pytest bench --benchmark-disable        (each body once, as CI does)
