@@ -29,7 +29,7 @@ from libc.string cimport memcpy, memset
 from _common cimport action_index, seat_index
 from _history cimport hist_t
 from _kernel cimport kernel_t, pick, play_out
-from _rng cimport rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
@@ -501,6 +501,44 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     return play_out(state, player, history, _random_action, _apply)
 
 
+cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
+    # What `seat` cannot see: the other hands, the draw pile's order and the state's
+    # generator (future reshuffles).  The discards and every hand size are public and
+    # play reveals nothing more (an exchanged hand goes face up to the discard pile), so
+    # the unseen cards -- put in ascending order first, so that nothing of their hidden
+    # arrangement leaks -- are shuffled and dealt back by size: a uniform consistent deal.
+    cdef j4f_t *s = <j4f_t *>state
+    cdef uint8_t unseen[DECK_SIZE]
+    cdef uint8_t count[20]
+    cdef int n = 0, k = 0, p, i, v
+    memset(count, 0, sizeof(count))
+    for p in range(s.n_players):
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                count[s.hand[p][i]] += 1
+    for i in range(s.draw_n):
+        count[s.draw[i]] += 1
+    for v in range(1, 20):
+        for i in range(count[v]):
+            unseen[n] = v
+            n += 1
+    rng_shuffle_u8(rng, unseen, n)
+    for p in range(s.n_players):
+        if p != seat:
+            i = s.hand_n[p]
+            s.hand_n[p] = 0
+            while i > 0:
+                _hand_insert(s, p, unseen[k])
+                k += 1
+                i -= 1
+            if s.hand_n[p] == HAND_SIZE:
+                _index_hand(s, p)
+    for i in range(s.draw_n):
+        s.draw[i] = unseen[k]
+        k += 1
+    rng_seed(&s.rng, rng_next(rng))
+
+
 cdef void _stats(const void *state, int64_t *out) noexcept nogil:
     out[0] = (<const j4f_t *>state).end - 1      # Just4Fun.end_reasons
 
@@ -525,7 +563,7 @@ KERNEL.scores = _scores
 KERNEL.winners = _winners
 KERNEL.stats = _stats
 KERNEL.own_history = NULL
-KERNEL.determinize = NULL
+KERNEL.determinize = _determinize
 KERNEL.observation_size = NULL
 KERNEL.observe = NULL
 
