@@ -118,6 +118,11 @@ def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
     return _derive_seed(seed, stream, index)
 
 
+def _explain(before, after, action):
+    from boardcore.moves import explain
+    return explain(before, after, action)
+
+
 @cython.final
 cdef class EngineConfig:
     """One checked configuration of one game, as the engine plays it.
@@ -468,6 +473,47 @@ cdef class EngineState:
         with cython.critical_section(self):
             self._k.observe(self._s, p, &view[0])
         return out
+
+    def explain(self, action):
+        """Return what legal ``action`` would do here, as the game's typed move value.
+
+        Raises:
+            TypeError: ``action`` is not an integer.
+            IllegalActionError: ``action`` is not legal here.
+        """
+        cdef Py_ssize_t a
+        self._check()
+        a = action_index(action, self._actions)
+        after = self.copy()
+        after.apply(a)
+        return _explain(self, after, a)
+
+    @property
+    def last_move(self):
+        """What the last action did (the game's typed move value), ``None`` at the start."""
+        self._check()
+        before = self.copy()
+        try:
+            before.undo()
+        except IllegalActionError:
+            return None
+        moves = self.history()
+        return _explain(before, self, moves[len(moves) - 1])
+
+    def svg(self, size=480, perspective=None):
+        """Return a self-contained SVG picture of the position, ``size`` pixels wide.
+
+        Args:
+            size: the width in pixels (16..8192).
+            perspective: ``None`` shows every card; a seat shows the others' hidden
+                cards face down.
+        """
+        self._check()
+        from boardcore.pictures import svg
+        return svg(self, size, perspective)
+
+    def _repr_svg_(self):
+        return self.svg()
 
     def undo(self):
         """Take back the last action exactly, chance included (a reshuffle, a new deal).
