@@ -14,7 +14,7 @@
 # keeps between moves.  The whole search runs without the GIL on private memory.
 cimport cython
 from libc.math cimport log, sqrt
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -44,15 +44,6 @@ cdef extern from *:
     #endif
     """
     long long boardcore_now_ns() noexcept nogil
-
-ctypedef struct node_t:
-    int32_t first_child         # -1: none yet
-    int32_t next_sibling        # -1: last
-    uint32_t visits
-    uint32_t avail              # iterations in which this node's action was legal
-    double reward               # the mover's results summed over the visits
-    uint16_t action             # the action that leads here
-    int8_t mover                # the seat that played it (-1 at the root)
 
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
@@ -205,6 +196,75 @@ cdef int _root(EngineState state, void **root, int *seat) except -1:
         free(root[0])
         raise ValueError("the game is over: there is no seat to act for")
     return 0
+
+
+cdef int _best_visited(const kernel_t *k, const void *state, const uint32_t *visits,
+                       ) noexcept nogil:
+    # The most visited legal action, the lowest among ties.
+    cdef uint16_t legal[MAX_ACTIONS]
+    cdef int i, n = k.legal(state, legal), best = legal[0]
+    for i in range(1, n):
+        if visits[legal[i]] > visits[best]:
+            best = legal[i]
+    return best
+
+
+cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_t *rng,
+                node_t *nodes, Py_ssize_t cap, void *scratch,
+                uint32_t *visits) noexcept nogil:
+    """The action ``agent`` plays for the seat to act (the state is not changed).
+
+    ``scratch`` holds two positions; ``visits`` ``MAX_ACTIONS`` counters (ISMCTS only).
+    """
+    cdef uint16_t legal[MAX_ACTIONS]
+    cdef int64_t before[MAX_PLAYERS]
+    cdef int64_t after[MAX_PLAYERS]
+    cdef double r[MAX_PLAYERS]
+    cdef void *root = scratch
+    cdef void *buf = <char *>scratch + k.state_size
+    cdef int seat = k.current(state), n, i, best = 0, ties = 0
+    cdef Py_ssize_t j
+    cdef double value, top = -1.0
+    cdef int64_t gain, most = INT64_MIN
+    if agent.kind == AGENT_RANDOM:
+        return k.random_action(state, rng)
+    n = k.legal(state, legal)
+    if n == 1:
+        return legal[0]
+    if agent.kind == AGENT_ISMCTS:
+        memset(visits, 0, MAX_ACTIONS * sizeof(uint32_t))
+        _ismcts(k, state, seat, agent.budget, 0, agent.exploration, rng, nodes, cap, buf,
+                visits)
+        return _best_visited(k, state, visits)
+    memcpy(root, state, k.state_size)
+    k.determinize(root, seat, rng)
+    if agent.kind == AGENT_GREEDY:
+        k.scores(root, before)
+        for i in range(n):
+            memcpy(buf, root, k.state_size)
+            k.apply(buf, legal[i])
+            k.scores(buf, after)
+            gain = after[seat] - before[seat]
+            if gain > most:
+                most = gain
+                ties = 0
+            if gain == most:
+                legal[ties] = legal[i]      # keep the tied actions at the front
+                ties += 1
+        return legal[rng_bounded(rng, <uint32_t>ties)]
+    for i in range(n):                      # AGENT_FLAT
+        value = 0.0
+        for j in range(agent.budget):
+            memcpy(buf, state, k.state_size)
+            k.determinize(buf, seat, rng)
+            k.apply(buf, legal[i])
+            k.play_out(buf, rng, NULL)
+            _rewards(k, buf, r)
+            value += r[seat]
+        if value > top:
+            top = value
+            best = legal[i]
+    return best
 
 
 def ismcts(EngineState state, Tree tree, Py_ssize_t iterations, double time_limit,

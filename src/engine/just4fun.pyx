@@ -540,54 +540,43 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
 
 
 # Observation planes (docs/games/just4fun.md), in this order; seats are relative to the
-# observer (0 = the observer, 1 = the next seat to its left, ...), squares row-major.
+# observer (0 = the observer, 1 = the next seat to its left, ...), cells row-major.
 cdef int _observation_size(const void *config) noexcept nogil:
     cdef int n = (<const j4f_cfg_t *>config).n_players
-    return N_FIELDS * (2 + 3 * n) + 2 * 19 + 3 * n + 1
+    return N_FIELDS * (3 + n) + 2 * 19 + 3 * n + 1
 
 
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int n = s.n_players
-    cdef int i, r, q, c, o = 0
+    cdef int i, r, q, c, o = N_FIELDS
     cdef int64_t sc[MAX_SEATS]
-    for i in range(N_FIELDS):                       # layout: field number / 36
-        out[o + i] = s.field[CELL_BIT[i]] / 36.0
-    o += N_FIELDS
-    for r in range(n):                              # stones: per relative seat, / 20
-        q = (seat + r) % n
+    for i in range(N_FIELDS):
+        c = CELL_BIT[i]
+        out[i] = s.field[c] * <float>(1.0 / 36)                # layout
+        out[o + i] = (s.locked >> c) & 1                        # locked (J8)
+        out[o + N_FIELDS + i] = (s.closed[seat] >> c) & 1       # closed to the observer
+    o += 2 * N_FIELDS
+    q = seat
+    for r in range(n):                                          # stones, per seat / 20
         for i in range(N_FIELDS):
-            out[o + i] = s.stones[q][CELL_BIT[i]] / 20.0
+            out[o + i] = s.stones[q][CELL_BIT[i]] * <float>0.05
         o += N_FIELDS
-    for r in range(n):                              # owners: locked by that seat (J8)
-        q = (seat + r) % n
-        for i in range(N_FIELDS):
-            out[o + i] = s.owner[CELL_BIT[i]] == q
-        o += N_FIELDS
-    for r in range(n):                              # held: that seat holds the field (J12)
-        q = (seat + r) % n
-        for i in range(N_FIELDS):
-            out[o + i] = (s.held[q] >> CELL_BIT[i]) & 1
-        o += N_FIELDS
-    for i in range(N_FIELDS):                       # closed: the observer may not place (J7)
-        out[o + i] = (s.closed[seat] >> CELL_BIT[i]) & 1
-    o += N_FIELDS
-    for i in range(38):                             # hand, discard: counts per value / 4
-        out[o + i] = 0.0
+        q = q + 1 if q + 1 < n else 0
+    memset(&out[o], 0, 38 * sizeof(float))                     # hand, discards / 4
     for i in range(s.hand_n[seat]):
-        out[o + s.hand[seat][i] - 1] += 0.25
-    o += 19
+        out[o + s.hand[seat][i] - 1] += <float>0.25
     for i in range(s.discard_n):
-        out[o + s.discard[i] - 1] += 0.25
-    o += 19
+        out[o + 18 + s.discard[i]] += <float>0.25
+    o += 38
     _scores(s, sc)
-    for r in range(n):                              # supplies / 20, scores / 666, to act
-        q = (seat + r) % n
-        out[o + r] = s.supply[q] / 20.0
-        out[o + n + r] = sc[q] / 666.0
+    q = seat
+    for r in range(n):                                  # supplies / 20, scores / 666, to act
+        out[o + r] = s.supply[q] * <float>0.05
+        out[o + n + r] = sc[q] * <float>(1.0 / 666)
         out[o + 2 * n + r] = s.end == RUNNING and s.current == q
-    o += 3 * n
-    out[o] = s.draw_n / 55.0
+        q = q + 1 if q + 1 < n else 0
+    out[o + 3 * n] = s.draw_n * <float>(1.0 / 55)
 
 
 cdef void _stats(const void *state, int64_t *out) noexcept nogil:

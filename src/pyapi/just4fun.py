@@ -108,9 +108,9 @@ class Just4Fun(Game[Just4FunState]):
     def observation_planes(self) -> tuple[tuple[str, int], ...]:
         """The planes of ``Just4FunState.observation`` (docs/games/just4fun.md)."""
         n = self.num_players
-        return (("layout", 36), ("stones", 36 * n), ("owners", 36 * n), ("held", 36 * n),
-                ("closed", 36), ("hand", 19), ("discard_pile", 19), ("supplies", n),
-                ("scores", n), ("to_act", n), ("draw_pile_size", 1))
+        return (("layout", 36), ("locked", 36), ("closed", 36), ("stones", 36 * n),
+                ("hand", 19), ("discard_pile", 19), ("supplies", n), ("scores", n),
+                ("to_act", n), ("draw_pile_size", 1))
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> Just4FunState:
         return Just4FunState._set_up(self._engine, self, seed, _read_position(self, fields))
