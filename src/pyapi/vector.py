@@ -23,7 +23,7 @@ game is ignored and whose reward is 0.
 >>> obs.shape, info["action_mask"].shape, info["current_player"].tolist()
 ((4, 225), (4, 3924), [0, 0, 0, 0])
 >>> obs, rewards, terminated, truncated, info = env.step(env.random_actions(seed=2))
->>> rewards.shape, terminated.any()
+>>> rewards.shape, bool(terminated.any())
 ((4, 2), False)
 """
 
