@@ -404,8 +404,8 @@ def greedy_gains(EngineState state, uint64_t seed):
 def determinize(EngineState state, int seat, uint64_t seed):
     """Return what a search of ``seat`` samples: ``state`` with its unseen parts redrawn.
 
-    The result is a set-up position (its history starts there), so it saves and loads
-    like any state.
+    The result is a set-up position (its history starts there), made through the
+    game's own loader, so it saves and loads like any state.
     """
     cdef EngineState copy
     cdef rng_t rng
@@ -413,12 +413,12 @@ def determinize(EngineState state, int seat, uint64_t seed):
         raise TypeError(f"determinize takes a boardcore state, not {type(state).__name__}")
     if not 0 <= seat < state._players:
         raise ValueError(f"seat {seat} is not in range({state._players})")
-    if state._k.determinize == NULL or state._k.own_history != NULL:
+    if state._k.determinize == NULL:
         raise NotImplementedError(f"{state._k.name.decode()} has no determinization yet")
     rng_seed(&rng, seed)
     copy = state.copy()
     with cython.critical_section(copy):
         copy._k.determinize(copy._s, seat, &rng)
-        copy._hist.len = 0
-    copy._started(copy._fields())
-    return copy
+    doc = state.to_dict()
+    head = {key: doc[key] for key in ("game", "rules_version", "players", "options", "seed")}
+    return state.game.state_from_dict({**head, "setup": copy._fields(), "history": []})
