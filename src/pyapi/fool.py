@@ -126,7 +126,7 @@ class Fool(Game[FoolState]):
 
     def _configure(self) -> EngineConfig:
         return _engine.config(
-            self.num_players, self.options["start_player"], self.deck, self.fools_per_trick
+            self.num_players, _start(self), self.deck, self.fools_per_trick
         )
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> FoolState:
@@ -195,6 +195,10 @@ class _Cards:
                 f"{what} {self.wilds} wild 1s, this deck has {self.deck[4]}")
 
 
+def _start(game: Fool) -> int:
+    return cast(int, game.options["start_player"])
+
+
 def _seat(data: Mapping[str, object], name: str, n: int) -> int:
     value = field(data, name)
     if type(value) is not int or not 0 <= value < n:
@@ -208,18 +212,19 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     nfools = game.fools_per_trick
     rnd = int_field(data, "round", 1, _ROUND_MAX)
     dealer = _seat(data, "dealer", n)
-    expected = (game.options["start_player"] - 1 + rnd - 1) % n
+    expected = (_start(game) - 1 + rnd - 1) % n
     if dealer != expected:
         raise InvalidStateError(
             f"field 'dealer' is {dealer!r}, expected {expected!r} in round {rnd} (F3)")
     # Scores and +10 counts; the end condition (F12) decides whether the game is over.
-    scores, plus10 = list_field(data, "scores"), list_field(data, "plus10")
-    if len(scores) != n or len(plus10) != n:
+    raw_scores, raw_plus10 = list_field(data, "scores"), list_field(data, "plus10")
+    if len(raw_scores) != n or len(raw_plus10) != n:
         raise InvalidStateError(f"fields 'scores' and 'plus10' need {n} entries")
-    for x, y in zip(scores, plus10):
+    for x, y in zip(raw_scores, raw_plus10):
         if type(x) is not int or type(y) is not int:
             raise InvalidStateError(
                 f"fields 'scores' and 'plus10' hold {quote(x)}, {quote(y)}, expected ints")
+    scores, plus10 = cast("list[int]", raw_scores), cast("list[int]", raw_plus10)
     over = any(x <= -80 for x in scores) or any(y >= 6 for y in plus10)
     # A finished game stays on its last round, so that round counts as completed.
     done = rnd if over else rnd - 1
