@@ -696,9 +696,9 @@ cdef bint _ints(object values, object lo, object hi):
 
 
 cdef int _fill(fool_t *s, const fool_cfg_t *cfg, dict f) except -1:
-    # A set-up position from checked fields; only what could overrun the struct (or
-    # stall play) is checked again here.  The end, the lead colour and the seat to act
-    # follow from the rules (F4, F5, F12).
+    # A set-up position from checked fields; only what could overrun the struct or keep
+    # the seat-order walk from ending (every seat a Fool) is checked again here.  The
+    # end, the lead colour and the seat to act follow from the rules (F4, F5, F12).
     cdef int n = cfg.n_players, p, i, a, q, wilds = 0
     hands, trick, fools, rng = f["hands"], f["trick"], f["fools"], f["rng"]
     if not (_ints([f["round"]], 1, ROUND_MAX) and _ints([f["dealer"], f["leader"]], 0, n - 1)
