@@ -435,6 +435,8 @@ cdef class EngineState:
         cdef uint16_t own[MAX_ACTIONS]
         cdef Py_ssize_t i, n
         self._check()
+        if self._root is None or len(self._root) != self._k.state_size:
+            raise TypeError(f"this {type(self).__name__} does not know where play started")
         with cython.critical_section(self):
             if self._k.own_history != NULL:
                 n = self._k.own_history(self._s, own)
@@ -525,6 +527,8 @@ cdef class EngineState:
         cdef const uint16_t *actions
         cdef Py_ssize_t i, n
         self._check()
+        if self._root is None or len(self._root) != self._k.state_size:
+            raise TypeError(f"this {type(self).__name__} does not know where play started")
         with cython.critical_section(self):
             if self._k.own_history != NULL:
                 n = self._k.own_history(self._s, own)

@@ -640,7 +640,7 @@ cdef class FoolState(EngineState):
             raise TypeError("config is not a Fool configuration")
         cdef FoolState st = <FoolState>config._make(game, seed)
         _fill(&st.s, <const fool_cfg_t *><const char *>config.blob, fields)
-        st._setup = st._fields()
+        st._started(st._fields())
         return st
 
     def __str__(self):
