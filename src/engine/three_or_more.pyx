@@ -421,9 +421,7 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
         s.current = <int8_t>((seat + 1) % s.players)
 
 
-# ---------------------------------------------------------------------------------
-# The kernel table: the rules above as every generic piece of boardcore sees them.
-# ---------------------------------------------------------------------------------
+# --------------------------------------------------- the kernel table (_kernel.pxd)
 
 cdef int _check_config(const void *config) noexcept nogil:
     cdef const tom_cfg_t *cfg = <const tom_cfg_t *>config
@@ -526,9 +524,7 @@ def config(players, start_player, allow_rotation, deck):
     return EngineConfig(ThreeOrMoreState, (<char *>&cfg)[:sizeof(cfg)])
 
 
-# ---------------------------------------------------------------------------------
-# Cards, notation and the table as Python values.
-# ---------------------------------------------------------------------------------
+# ------------------------------------------- cards, notation, the table as values
 
 def card_code(str text not None):
     """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
@@ -705,9 +701,7 @@ cdef list _setup_rng(uint64_t seed):
     return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
 
 
-# ---------------------------------------------------------------------------------
-# The public state class: the shared methods come from EngineState.
-# ---------------------------------------------------------------------------------
+# ------------------------------------ the state class (shared methods: EngineState)
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
@@ -825,9 +819,7 @@ cdef class ThreeOrMoreState(EngineState):
         return _places(&s)
 
 
-# ---------------------------------------------------------------------------------
-# bench hook
-# ---------------------------------------------------------------------------------
+# ------------------------------------------------------------------------ bench hook
 
 @cython.final
 cdef class _ScoreBench:
@@ -857,6 +849,7 @@ cdef class _ScoreBench:
             start = game.new_state(seed=derive_seed(seed, 0, <uint64_t>i))
             if not isinstance(start, ThreeOrMoreState):
                 raise TypeError(f"game must be a 3 Or More game, not {game!r}")
+            (<ThreeOrMoreState>start)._check()
             s = (<ThreeOrMoreState>start).s
             laid_at = 2 + rng_bounded(&player, DECK - 1)      # 2..48 cards on the table
             while s.laid < laid_at:
