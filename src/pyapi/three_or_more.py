@@ -133,9 +133,8 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
     def _configure(self) -> EngineConfig:
-        deck = self.options["deck"] or DEFAULT_DECK
-        assert isinstance(deck, tuple)
-        return _engine.config(
-            self.num_players, self.options["start_player"], self.options["allow_rotation"],
-            [card_code(card) for card in deck],
-        )
+        start, rotation, deck = (self.options[k] for k in ("start_player", "allow_rotation", "deck"))
+        assert isinstance(start, int) and isinstance(rotation, bool)
+        assert deck is None or isinstance(deck, tuple)
+        codes = [card_code(card) for card in deck or DEFAULT_DECK]
+        return _engine.config(self.num_players, start, rotation, codes)
