@@ -158,8 +158,18 @@ cdef inline int _rack_size(const rkj_t *s, int p) noexcept nogil:
             + POP[(r >> 30) & 0x3FF] + s.rack_jokers[p])
 
 
+cdef inline int _tile(int colour, int number) noexcept nogil:
+    return colour * N_NUMBERS + number - 1
+
+
 cdef inline uint64_t _bit(int colour, int number) noexcept nogil:
-    return (<uint64_t>1) << (colour * N_NUMBERS + number - 1)
+    return (<uint64_t>1) << _tile(colour, number)
+
+
+cdef inline int _end(const run_t *run, int right) noexcept nogil:
+    # K5b: the number that extends ``run`` at its right (or left) end; outside 1..10
+    # when that end has no room.
+    return run.lo + run.length if right else run.lo - 1
 
 
 cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
@@ -333,14 +343,9 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
         if r >= s.n_runs:
             return False
         run = &s.runs[r]
-        if (x >> 1) & 1:
-            num = run.lo + run.length
-            if num > N_NUMBERS:
-                return False
-        else:
-            num = run.lo - 1
-            if num < 1:
-                return False
+        num = _end(run, (x >> 1) & 1)
+        if not 1 <= num <= N_NUMBERS:
+            return False
         if x & 1:
             return s.rack_jokers[p] > 0
         return not s.pending and (rack & _bit(run.colour, num)) != 0
@@ -533,29 +538,13 @@ cdef void _stats(const void *state, int64_t *out) noexcept nogil:
     out[1] = s.turns
 
 
-cdef kernel_t KERNEL
-KERNEL.name = "rummikub_junior"
-KERNEL.state_size = sizeof(rkj_t)
-KERNEL.config_size = sizeof(rkj_cfg_t)
-KERNEL.max_legal = MAX_LEGAL
-KERNEL.n_stats = 2
-KERNEL.check_config = _check_config
-KERNEL.init = _init
-KERNEL.num_players = _num_players
-KERNEL.num_actions = _num_actions
-KERNEL.current = _current
-KERNEL.legal = _legal
-KERNEL.is_legal = _is_legal
-KERNEL.apply = _apply
-KERNEL.random_action = _random_action
-KERNEL.play_out = _play_out
-KERNEL.scores = _scores
-KERNEL.winners = _winners
-KERNEL.stats = _stats
-KERNEL.own_history = NULL
-KERNEL.determinize = NULL
-KERNEL.observation_size = NULL
-KERNEL.observe = NULL
+cdef kernel_t KERNEL = kernel_t(
+    name=b"rummikub_junior", state_size=sizeof(rkj_t), config_size=sizeof(rkj_cfg_t),
+    max_legal=MAX_LEGAL, n_stats=2, check_config=_check_config, init=_init,
+    num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
+    is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
+    scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
+    determinize=NULL, observation_size=NULL, observe=NULL)
 
 #: The kernel table of Rummikub Junior (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
@@ -638,7 +627,7 @@ cdef class RummikubJuniorState(EngineState):
             NotationError: ``text`` names no action (here, for an ``extend``).
         """
         cdef rkj_t s
-        cdef int r, num
+        cdef int r
         if not isinstance(text, str):
             raise NotationError(f"notation must be a str, not {text!r}")
         words = text.split()
@@ -650,24 +639,22 @@ cdef class RummikubJuniorState(EngineState):
                 and _is_index(words[2], N_NUMBERS):
             return A_SWAP + 10 * int(words[1]) + int(words[2])
         if len(words) >= 2 and words[0] == "new":
-            colour, lo, jokers = _parse_run(text, words[1:])
-            return A_NEW + BASE[colour][lo][len(words) - 1] + RANK[len(words) - 1][jokers]
+            return A_NEW + _parse_run(text, words[1:])
         if len(words) == 4 and words[0] == "extend" and _is_index(words[1], MAX_RUNS) \
                 and words[2] in ("left", "right"):
             with cython.critical_section(self):
                 s = self.s
             r = int(words[1])
+            right = words[2] == "right"
+            tile = _end_tile(&s, r, right)
             if r >= s.n_runs:
                 raise NotationError(
                     f"bad notation {text!r}: there is no run {r} on the table "
                     f"(runs 0..{s.n_runs - 1})"
                 )
-            right = words[2] == "right"
-            num = s.runs[r].lo + s.runs[r].length if right else s.runs[r].lo - 1
-            if not 1 <= num <= N_NUMBERS:
+            if tile is None:
                 raise NotationError(
                     f"bad notation {text!r}: run {r} has no room at its {words[2]} end")
-            tile = f"{COLOURS[s.runs[r].colour]}{num}"
             if words[3] == tile:
                 return A_EXTEND + 4 * r + 2 * right
             if words[3] == f"J({tile})":
@@ -739,8 +726,8 @@ cdef class RummikubJuniorState(EngineState):
         """Return a position drawn by ``fields`` (the facade has checked them).
 
         ``fields`` holds ``racks`` (per seat, tiles as ints: ``10 * colour + number -
-        1``, 40 a joker), ``table`` (runs as ``(colour, lo, length, joker mask)``),
-        ``pool`` (tiles, next first), ``stars``, ``laid_this_turn``, ``joker_pending``,
+        1``, 40 a joker), ``table`` (runs as their index among the new runs, as
+        ``_parse_run`` gives it), ``pool`` (tiles, next first), ``stars``, ``laid_this_turn``, ``joker_pending``,
         ``passes``, ``went_out`` and ``current_player`` (a seat, or -1) and ``rng``
         (4 words).  Values that would not fit the position raise ``InvalidStateError``.
         """
@@ -818,29 +805,33 @@ def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
 @cython.cdivision(True)
 cdef object _notation(const rkj_t *s, int a):
     # The notation of action a, or None for an extension that cannot be written here.
-    cdef int x, r, num
-    cdef const run_t *run
+    cdef int x
     if a == A_PASS:
         return "pass"
     if a == A_END:
         return "end"
     if a < A_SWAP:
         x = a - A_EXTEND
-        r = x >> 2
-        if r >= s.n_runs:
+        tile = _end_tile(s, x >> 2, (x >> 1) & 1)
+        if tile is None:
             return None
-        run = &s.runs[r]
-        num = run.lo + run.length if (x >> 1) & 1 else run.lo - 1
-        if not 1 <= num <= N_NUMBERS:
-            return None
-        tile = f"{COLOURS[run.colour]}{num}"
         side = "right" if (x >> 1) & 1 else "left"
-        return f"extend {r} {side} {f'J({tile})' if x & 1 else tile}"
+        return f"extend {x >> 2} {side} {f'J({tile})' if x & 1 else tile}"
     if a < A_NEW:
         x = a - A_SWAP
         return f"swap {x // 10} {x % 10}"
     x = a - A_NEW
     return "new " + _run_str(NEW_COLOUR[x], NEW_LO[x], NEW_LEN[x], NEW_MASK[x])
+
+
+cdef object _end_tile(const rkj_t *s, int r, int right):
+    # The tile that extends run r at its right (or left) end, or None: no such run or
+    # no room there.
+    cdef int num
+    if r >= s.n_runs:
+        return None
+    num = _end(&s.runs[r], right)
+    return f"{COLOURS[s.runs[r].colour]}{num}" if 1 <= num <= N_NUMBERS else None
 
 
 cdef str _run_str(int colour, int lo, int length, int jokers):
@@ -881,7 +872,7 @@ cdef bint _is_index(str word, int limit):
 
 
 def _parse_run(text, words):
-    """Return ``(colour, lo, joker mask)`` of a run written as the tiles ``words`` (K3, K6).
+    """Return the index among the new runs (0..9659) of the run ``words`` (K3, K6).
 
     Raises:
         NotationError: the words are not a run, saying what is wrong (quoting ``text``).
@@ -910,7 +901,8 @@ def _parse_run(text, words):
         raise NotationError(
             f"bad notation {text!r}: a run holds at most 4 jokers and at least one "
             f"numbered tile (K6)")
-    return COLOURS.index(colours.pop()), numbers[0], jokers
+    length = len(words)
+    return BASE[COLOURS.index(colours.pop())][numbers[0]][length] + RANK[length][jokers]
 
 
 # ---------------------------------------------------------------------------------
@@ -921,27 +913,18 @@ cdef bint _within(object values, object lo, object hi):
     return all([type(v) is int and lo <= v <= hi for v in values])
 
 
-cdef bint _is_run(object run):
-    # K3/K6: (colour, lo, length, joker mask) of a run inside 1..10.
-    if type(run) not in (tuple, list) or len(run) != 4 or not _within(run, 0, 1023):
-        return False
-    colour, lo, length, jokers = run
-    return (colour < N_COLOURS and lo >= 1 and length >= 3 and lo + length - 1 <= N_NUMBERS
-            and RANK[length][jokers] >= 0)
-
-
 cdef int _fill(rkj_t *s, const rkj_cfg_t *cfg, dict f) except -1:
     # A set-up position from checked fields; only what could overrun the struct or
     # mislead the move generator is checked here: every tile exactly once (so at most
-    # 14 runs and 4 jokers in a rack), every run inside 1..10, counts in range.
+    # 14 runs and 4 jokers in a rack), runs and counts in range.
     cdef int n = cfg.n_players
-    cdef int p, r, i
+    cdef int p, r, i, k
     racks, table, pool, stars = f["racks"], f["table"], f["pool"], f["stars"]
     flags = [f["laid_this_turn"], f["joker_pending"]]
     if (type(racks) is not list or len(racks) != n or type(table) is not list
             or len(table) > MAX_RUNS or type(pool) is not list
             or any([type(rack) is not list or not _within(rack, 0, JOKER) for rack in racks])
-            or not all([_is_run(run) for run in table]) or not _within(pool, 0, JOKER)
+            or not _within(table, 0, N_NEW - 1) or not _within(pool, 0, JOKER)
             or type(stars) is not list or len(stars) != n or not _within(stars, 0, STARS_MAX)
             or not all([type(x) is bool for x in flags])
             or not _within([f["passes"]], 0, n)
@@ -951,9 +934,9 @@ cdef int _fill(rkj_t *s, const rkj_cfg_t *cfg, dict f) except -1:
         raise InvalidStateError(
             "a Rummikub Junior position does not fit: sizes or values out of range")
     tiles = [t for rack in racks for t in rack] + list(pool)
-    for colour, lo, length, jokers in table:
-        tiles += [JOKER if (jokers >> i) & 1 else colour * N_NUMBERS + lo - 1 + i
-                  for i in range(length)]
+    for k in table:
+        tiles += [JOKER if (NEW_MASK[k] >> i) & 1 else _tile(NEW_COLOUR[k], NEW_LO[k] + i)
+                  for i in range(NEW_LEN[k])]
     if sorted(tiles) != list(range(N_NUMBERED)) + [JOKER] * N_JOKERS:
         raise InvalidStateError(
             "a Rummikub Junior position must hold each numbered tile once and 4 jokers")
@@ -967,7 +950,8 @@ cdef int _fill(rkj_t *s, const rkj_cfg_t *cfg, dict f) except -1:
                 s.rack[p] |= (<uint64_t>1) << <int>t
         s.stars[p] = stars[p]
     for r in range(len(table)):
-        s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers = table[r]
+        k = table[r]
+        s.runs[r] = run_t(NEW_COLOUR[k], NEW_LO[k], NEW_LEN[k], NEW_MASK[k])
     s.n_runs = len(table)
     s.pool_pos = N_TILES - len(pool)
     for i in range(len(pool)):

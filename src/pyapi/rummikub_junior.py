@@ -23,13 +23,21 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from boardcore._checks import bool_field, field, int_field, int_list, list_field, rng_field, seat_field
+from boardcore._checks import (
+    bool_field,
+    field,
+    int_field,
+    int_list,
+    list_field,
+    rng_field,
+    seat_field,
+)
 from boardcore._engine import rummikub_junior as _engine
 from boardcore._engine._state import EngineConfig
 from boardcore._engine.rummikub_junior import TILE_INDEX, RummikubJuniorState
 from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
 from boardcore.protocol import Game
-from boardcore.values import RummikubJuniorView, quote
+from boardcore.values import RummikubJuniorView, check_int, quote
 
 __all__ = ["RummikubJunior", "RummikubJuniorState", "RummikubJuniorView"]
 
@@ -76,7 +84,8 @@ class RummikubJunior(Game[RummikubJuniorState]):
         return dict(options)
 
     def _configure(self) -> EngineConfig:
-        return _engine.config(self.num_players, self.options["start_player"])
+        start = check_int(self.options["start_player"], "start_player")
+        return _engine.config(self.num_players, start)
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> RummikubJuniorState:
         return RummikubJuniorState._set_up(self._engine, self, seed, _read_position(self, fields))
@@ -90,29 +99,28 @@ def _tiles(value: object, name: str) -> list[int]:
     return [TILE_INDEX[t] for t in value]
 
 
-def _run(text: object) -> list[int]:
-    """Return a table run written ``R3 J(R4) R5`` as ``[colour, lo, length, joker mask]``."""
+def _run(text: object) -> int:
+    """Return a table run written ``R3 J(R4) R5`` as its index among the new runs."""
     if type(text) is not str:
         raise InvalidStateError(f"field 'table' holds {quote(text)}; runs are strings")
-    words = text.split()
     try:
-        colour, lo, jokers = _engine._parse_run(text, words)
+        return _engine._parse_run(text, text.split())
     except NotationError as exc:
         raise InvalidStateError(f"field 'table': {exc}") from None
-    return [colour, lo, len(words), jokers]
 
 
 def _read_position(game: RummikubJunior, data: dict[str, Any]) -> dict[str, Any]:
     """Check a set-up position's fields; return them as the engine's trusted values."""
     n = game.num_players
     racks = [_tiles(rack, "racks") for rack in list_field(data, "racks", n)]
-    table = [_run(text) for text in list_field(data, "table")]
+    texts = list_field(data, "table")
+    table = [_run(text) for text in texts]
     if len(table) > MAX_RUNS:
         raise InvalidStateError(f"field 'table' holds {len(table)} runs; at most {MAX_RUNS} fit")
     pool = _tiles(field(data, "pool"), "pool")
     tiles = [t for rack in racks for t in rack] + pool + [
-        JOKER if (jokers >> i) & 1 else 10 * colour + lo - 1 + i
-        for colour, lo, length, jokers in table for i in range(length)
+        JOKER if word.startswith("J(") else TILE_INDEX[word]
+        for text in texts for word in str(text).split()
     ]
     if sorted(tiles) != list(range(JOKER)) + [JOKER] * 4:
         raise InvalidStateError(
