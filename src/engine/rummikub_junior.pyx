@@ -727,9 +727,10 @@ cdef class RummikubJuniorState(EngineState):
 
         ``fields`` holds ``racks`` (per seat, tiles as ints: ``10 * colour + number -
         1``, 40 a joker), ``table`` (runs as their index among the new runs, as
-        ``_parse_run`` gives it), ``pool`` (tiles, next first), ``stars``, ``laid_this_turn``, ``joker_pending``,
-        ``passes``, ``went_out`` and ``current_player`` (a seat, or -1) and ``rng``
-        (4 words).  Values that would not fit the position raise ``InvalidStateError``.
+        ``_parse_run`` gives it), ``pool`` (tiles, next first), ``stars``,
+        ``laid_this_turn``, ``joker_pending``, ``passes``, ``went_out`` and
+        ``current_player`` (a seat, or -1) and ``rng`` (4 words).  Values that would
+        not fit the position raise ``InvalidStateError``.
         """
         cdef uint16_t legal[MAX_LEGAL]
         if config.k != &KERNEL:
