@@ -741,7 +741,7 @@ cdef class RummikubJuniorState(EngineState):
             raise InvalidStateError(
                 "field 'joker_pending': the taken joker has no place on the table or in "
                 "a new run (K5c)")
-        st._setup = st._fields()
+        st._started(st._fields())
         return st
 
     def __str__(self):
