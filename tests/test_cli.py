@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import boardcore
 import pytest
-from boardcore.cli import main
 
+import boardcore
+from boardcore.cli import main
 from tests.conftest import player_counts
 
 

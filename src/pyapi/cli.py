@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 import numpy as np
+
 from boardcore import GAMES, make, rules
 from boardcore.errors import BoardcoreError
 from boardcore.simulate import SimulationResult, simulate

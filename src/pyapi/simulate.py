@@ -21,6 +21,7 @@ from typing import TextIO
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore._engine._state import derive_seed
 from boardcore.protocol import Game
 from boardcore.values import check_int, check_seed
@@ -108,11 +109,7 @@ def simulate(
     done = 0
 
     def run(bounds: tuple[int, int]) -> int:
-        if engine is None:  # LEGACY
-            game._state_class._simulate_chunk(  # type: ignore[attr-defined]
-                game, s, bounds[0], bounds[1], scores, winners, lengths, stats)
-        else:
-            engine.simulate_chunk(s, bounds[0], bounds[1], scores, winners, lengths, stats)
+        engine.simulate_chunk(s, bounds[0], bounds[1], scores, winners, lengths, stats)
         return bounds[1] - bounds[0]
 
     start = time.perf_counter()
