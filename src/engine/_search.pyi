@@ -1,13 +1,11 @@
 from typing import final
 
 from boardcore._engine._state import EngineState
-from typing_extensions import disjoint_base
 
 NODE_BYTES: int
 MAX_NODES: int
 
 @final
-@disjoint_base
 class Tree:
     """The node pool of one searcher, kept between moves."""
 

@@ -9,7 +9,6 @@ from boardcore.values import Document, Outcome
 
 def derive_seed(seed: int, stream: int, index: int) -> int: ...
 @final
-@disjoint_base
 class EngineConfig:
     """One checked configuration of one game, as the engine plays it."""
 

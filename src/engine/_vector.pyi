@@ -3,17 +3,14 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 from boardcore._engine._state import EngineConfig
-from typing_extensions import disjoint_base
 
 @final
-@disjoint_base
 class Worker:
     """One thread's scratch memory."""
 
     def __init__(self, state_size: int, nodes: int) -> None: ...
 
 @final
-@disjoint_base
 class Batch:
     """``n`` games of one configuration, stepped together."""
 
