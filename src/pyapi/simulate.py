@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +48,7 @@ class SimulationResult:
         seconds: wall time spent in the kernels.
     """
 
-    game: Game
+    game: Game[Any]
     seed: int
     scores: npt.NDArray[np.int64]
     winners: npt.NDArray[np.bool_]
@@ -63,7 +63,7 @@ class SimulationResult:
 
 
 def simulate(
-    game: Game,
+    game: Game[Any],
     games: object,
     *,
     seed: object,

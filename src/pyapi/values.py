@@ -19,7 +19,7 @@ import operator
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, SupportsIndex, TypedDict, cast
 
 __all__ = [
     "SEED_MAX",
@@ -81,7 +81,7 @@ def check_int(value: object, what: str) -> int:
     if isinstance(value, (bool, float, str, bytes)) or value is None:
         raise TypeError(f"{what} must be an integer, not {quote(value)}")
     try:
-        return operator.index(value)
+        return operator.index(cast(SupportsIndex, value))
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {quote(value)}") from None
 
