@@ -357,3 +357,15 @@ def test_readme_first_command_still_parses_and_runs(capsys: pytest.CaptureFixtur
     args[args.index("--games") + 1] = "2000"  # kept short: the suite must stay fast
     code, out, _ = run(args, capsys)
     assert code == EXIT_OK and out.startswith("just4fun: 2,000 games, 4 players, seed 1")
+
+
+def test_csv_is_written_block_by_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardcore import _report
+
+    result = boardcore.simulate(boardcore.make("fool", players=4), 30, seed=1)
+    whole = io.StringIO()
+    _report.write_csv(result, whole)
+    monkeypatch.setattr(_report, "_CSV_BLOCK", 7)  # 30 rows: blocks of 7, 7, 7, 7 and 2
+    blocks = io.StringIO()
+    _report.write_csv(result, blocks)
+    assert blocks.getvalue() == whole.getvalue() and whole.getvalue().count("\n") == 31

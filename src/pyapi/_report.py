@@ -26,6 +26,7 @@ __all__ = ["FORMAT", "csv_header", "json_document", "text", "write_csv"]
 
 #: The ``format`` field of the JSON summary; ``version`` changes with its layout.
 FORMAT = "boardcore-simulation"
+_CSV_BLOCK = 65_536
 
 
 def _spread(s: Spread, digits: int = 2) -> str:
@@ -134,14 +135,14 @@ def write_csv(result: SimulationResult, stream: TextIO) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(csv_header(result))
     labels = result.game.end_reasons
-    columns: list[list[object]] = [list(range(result.games))]
-    columns += [result.scores[:, p].tolist() for p in range(result.game.num_players)]
-    columns += [result.winners[:, p].astype(int).tolist()
-                for p in range(result.game.num_players)]
-    columns.append(result.lengths.tolist())
-    for name, values in result.stats.items():
-        if name == "end":
-            columns.append([labels[c] for c in values.tolist()])
-        else:
-            columns.append(values.tolist())
-    writer.writerows(zip(*columns, strict=True))
+    seats = range(result.game.num_players)
+    for start in range(0, result.games, _CSV_BLOCK):  # a block at a time: bounded memory
+        rows = slice(start, start + _CSV_BLOCK)
+        columns: list[list[object]] = [list(range(start, min(start + _CSV_BLOCK, result.games)))]
+        columns += [result.scores[rows, p].tolist() for p in seats]
+        columns += [result.winners[rows, p].astype(int).tolist() for p in seats]
+        columns.append(result.lengths[rows].tolist())
+        for name, values in result.stats.items():
+            codes = values[rows].tolist()
+            columns.append([labels[c] for c in codes] if name == "end" else codes)
+        writer.writerows(zip(*columns, strict=True))
