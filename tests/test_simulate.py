@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import sys
 
-import boardcore
 import numpy as np
 import pytest
 
+import boardcore
 from tests.conftest import player_counts
 
 
@@ -24,7 +24,8 @@ def test_shapes_and_dtypes(name: str) -> None:
         assert result.winners.any(axis=1).all(), "every game has a winner"
         assert set(result.stats) == set(game.stat_names)
         if "end" in result.stats:
-            assert ((0 <= result.stats["end"]) & (result.stats["end"] < len(game.end_reasons))).all()
+            ends = result.stats["end"]
+            assert ((0 <= ends) & (ends < len(game.end_reasons))).all()
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
