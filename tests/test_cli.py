@@ -59,7 +59,7 @@ def test_simulate_prints_a_summary(name: str, capsys: pytest.CaptureFixture[str]
 
 def _table(out: str, title: str) -> tuple[list[tuple[int, float]], tuple[int, float]]:
     """The rows (games, percent) of a counted table, and its total row."""
-    lines = out.split(f"\n{title}")[1].split("\n\n")[0].splitlines()[1:]
+    lines = out.split(f"\n{title}:")[1].split("\n\n")[0].splitlines()[1:]
     rows = [(int(m[1].replace(",", "")), float(m[2]))
             for m in (re.search(r"\s([\d,]+)\s+([\d.]+)%$", line) for line in lines) if m]
     return rows[:-1], rows[-1]

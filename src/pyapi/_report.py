@@ -39,7 +39,7 @@ def _spread(s: Spread, digits: int = 2) -> str:
 def _counted(title: str, rows: list[tuple[str, int]], total: int) -> list[str]:
     """A table of counts whose percentages add up to exactly 100 %."""
     percents = shares([count for _, count in rows])
-    lines = [f"{title:<20}{'games':>14}{'share':>10}"]
+    lines = [f"{title + ':':<20}{'games':>14}{'share':>10}"]
     for (label, count), pct in zip(rows, percents, strict=True):
         lines.append(f"  {label:<18}{count:>14,}{pct:>9.2f}%")
     lines.append(f"  {'total':<18}{total:>14,}{sum(percents):>9.2f}%")
