@@ -21,6 +21,8 @@ from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolState, FoolView
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import set_up
+
 
 def card(text: str) -> int:
     return Fool(players=4).new_state(seed=0).parse_action(text)
@@ -34,15 +36,14 @@ def position(
     leader: int = 0,
     **fields: Any,
 ) -> FoolState:
-    """A position drawn in the test: the given hands, trick so far, Fools and leader."""
+    """A set-up position drawn in the test: the given hands, trick so far, Fools, leader."""
     game = Fool(players=players, **fields.pop("options", {}))
-    data = game.new_state(seed=1).to_dict()
+    data: dict[str, Any] = dict(game.new_state(seed=1).to_dict())
     if hands is not None:
         data["hands"] = [list(h) for h in hands]
-    data.update(trick=[[s, c] for s, c in trick], fools=sorted(fools), leader=leader,
-                history=[])
+    data.update(trick=[[s, c] for s, c in trick], fools=sorted(fools), leader=leader)
     data.update(fields)
-    return game.state_from_dict(data)
+    return set_up(game, data)
 
 
 def first_trick(players: int, fixed: dict[int, list[str]], trick=()) -> FoolState:
@@ -188,7 +189,7 @@ def test_F6_holding_the_lead_colour_allows_it_or_a_wild_1() -> None:
     play(state, "R5")
     assert state.legal_actions() == [card("R3"), card("R9"), card("W1")]
     before = state.to_dict()
-    with pytest.raises(IllegalActionError, match="may play"):
+    with pytest.raises(IllegalActionError, match="legal: 27 \\(R3\\), 33 \\(R9\\), 82 \\(W1\\)$"):
         play(state, "G4")
     assert state.to_dict() == before
 
@@ -458,14 +459,16 @@ def test_view_shows_own_hand_only_and_the_table() -> None:
     play(state, "R5")
     view = state.view(1)
     assert isinstance(view, FoolView)
-    assert view.hand == (card("G3"), card("R9"))
+    assert view.player == 1 and not view.is_over and view.scores == (0, 0, 0, 0)
+    assert view.hand == ("G3", "R9")
     assert view.hand_sizes == (1, 2, 2, 2)
-    assert view.trick == ((0, card("R5")),)
+    assert view.trick == ((0, "R5"),)
     assert view.fools == frozenset({3}) and view.current_player == 1
     assert view.lead_colour == "red"
-    assert len(view.played) == 48 - 7 and card("R5") in view.played
-    assert view.played.count(card("W1")) == 1  # 3 in the deck, 2 in seat 3's hand
-    assert state.view(3).hand == (card("W1"), card("W1"))
+    assert len(view.played) == 48 - 7 and "R5" in view.played
+    assert view.played.count("W1") == 1  # 3 in the deck, 2 in seat 3's hand
+    assert list(view.played) == sorted(view.played, key=state.parse_action)
+    assert state.view(3).hand == ("W1", "W1")
     with pytest.raises(AttributeError):
         view.hand = ()  # type: ignore[misc]
 
@@ -475,7 +478,7 @@ def test_str_and_repr_are_readable() -> None:
     text = str(state)
     assert text.startswith("Fool, 4 players, round 1, dealer seat 3")
     assert "> seat 0 [12]" in text and "fools:  none" in text
-    assert repr(state) == "<FoolState players=4 round=1 seat 0 to act move=0>"
+    assert repr(state) == "<FoolState players=4 seat 0 to act move=0>"
     state.rollout(seed=2)
     assert "game over" in str(state) and "over" in repr(state)
 
@@ -609,7 +612,8 @@ def test_numpy_integers_are_actions() -> None:
 def test_illegal_action_names_the_legal_ones() -> None:
     state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3"], ["G8"]], fools=(3,))
     play(state, "R5")
-    with pytest.raises(IllegalActionError, match=r"illegal action 1 \(G3\): seat 1 may play 33"):
+    with pytest.raises(IllegalActionError,
+                       match=r"^illegal action 1 \(G3\) for seat 1; legal: 33 \(R9\)$"):
         state.apply(1)
 
 
@@ -709,8 +713,65 @@ TAMPERED: list[tuple[str, Any, str]] = [
 def test_tampered_state_data_is_refused(field: str, value: Any, match: str) -> None:
     d = _midgame()
     d[field] = value
-    with pytest.raises(InvalidStateError, match=match):
+    # A document: replaying its history from the seed gives another position.
+    with pytest.raises(InvalidStateError, match=field):
         Fool(players=4).state_from_dict(d)
+    # A set-up position: the same fields break the rules between them.
+    if field != "history":
+        with pytest.raises(InvalidStateError, match=match):
+            set_up(Fool(players=4), d)
+
+
+def test_set_up_position_round_trips_with_its_history() -> None:
+    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
+                     fools=(3,), leader=1, scores=[-20, 0, 10, 0], plus10=[0, 0, 1, 0],
+                     round=2, dealer=0)
+    assert state.current_player == 1 and state.history() == []
+    play(state, "R9", "R3", "R5")
+    d = state.to_dict()
+    assert d["setup"]["hands"][0] == ["G2", "R5"] and d["history"] == [33, 27, 29]
+    twin = state.game.state_from_dict(json.loads(json.dumps(d)))
+    assert twin.to_dict() == d and twin.view(1) == state.view(1)
+    d["history"] = [33, 27]
+    with pytest.raises(InvalidStateError, match=r"the history \(2 actions\)"):
+        state.game.state_from_dict(d)
+
+
+def test_engine_set_up_refuses_values_that_do_not_fit() -> None:
+    game = Fool(players=4)
+    good = {"round": 1, "dealer": 3, "leader": 0, "fools": [], "trick": [],
+            "hands": [[0], [1], [2], [3]], "scores": [0] * 4, "plus10": [0] * 4,
+            "rng": [1, 2, 3, 4]}
+    assert FoolState._set_up(game._engine, game, 5, good).current_player == 0
+    for key, bad in [("round", 0), ("leader", 4), ("fools", [0, 1]), ("trick", [[0, 83]]),
+                     ("trick", [[9, 0]]), ("trick", [[0, 0]] * 4), ("hands", [[0]] * 3),
+                     ("hands", [[82] * 7, [], [], []]), ("scores", [2**40] * 4),
+                     ("plus10", [300] * 4), ("rng", [0, 0, 0, 0]), ("rng", [2**64] * 4),
+                     ("hands", None), ("fools", "0")]:
+        with pytest.raises(InvalidStateError, match="does not fit"):
+            FoolState._set_up(game._engine, game, 5, {**good, key: bad})
+    with pytest.raises(TypeError):
+        FoolState._set_up(boardcore.make("just4fun", players=4)._engine, game, 5, good)
+
+
+@pytest.mark.parametrize(
+    ("players", "start", "deck", "fools"),
+    [(3, 0, (17, 13, 11, 8, 3), 1), (9, 0, (27, 23, 21, 15, 6), 2),
+     (4, 4, (17, 13, 11, 8, 3), 1), (4, 0, (17, 13, 11, 8, 3), 2),
+     (4, 0, (17, 13, 11, 8, 3), 0), (4, 0, (28, 13, 11, 8, 3), 1),
+     (4, 0, (17, 13, 11, 1, 3), 1), (4, 0, (17, 13, 11, 8, 7), 1),
+     (4, 0, (17, 13, 11, 8, 2), 1)],
+)
+def test_engine_config_refuses_what_it_cannot_play(players: int, start: int,
+                                                    deck: tuple[int, ...], fools: int) -> None:
+    from boardcore._engine import fool as engine
+
+    with pytest.raises(ValueError, match="not a configuration of fool"):
+        engine.config(players, start, deck, fools)
+    for bad in [(4, 0, (17, 13, 11, 8), 1), (4, -1, (17, 13, 11, 8, 3), 1),
+                (4, 0, (17, 13, 11, 8, 300), 1), ("4", 0, (17, 13, 11, 8, 3), 1)]:
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            engine.config(*bad)
 
 
 def test_tampered_trick_order_and_following_are_refused() -> None:
@@ -778,9 +839,10 @@ def test_fuzzed_state_data_loads_safely_or_is_refused(field: str, value: Any, cu
     if field in ("hands", "trick") and isinstance(value, list) and cut < len(d[field]):
         value = d[field][:cut] + value  # near-valid: a prefix of the real field, then noise
     d[field] = value
-    try:
-        state = Fool(players=4).state_from_dict(d)
-    except InvalidStateError:
-        return
-    state.rollout(seed=cut)  # whatever loads must play to the end without harm
-    assert state.is_over()
+    for load in (Fool(players=4).state_from_dict, lambda d: set_up(Fool(players=4), d)):
+        try:
+            state = load(d)
+        except InvalidStateError:
+            continue
+        state.rollout(seed=cut)  # whatever loads must play to the end without harm
+        assert state.is_over()

@@ -228,3 +228,27 @@ def test_undo_takes_back_every_step_exactly(name: str) -> None:
         with pytest.raises(IllegalActionError, match="nothing to undo"):
             state.undo()
         assert state.to_dict() == seen[0]
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_undo_back_to_a_set_up_position(name: str) -> None:
+    """A game started from a position of one's own undoes back to that position."""
+    from tests.conftest import set_up
+
+    game = boardcore.make(name, players=player_counts(name)[0])
+    state = game.new_state(seed=12)
+    for _, _a in zip(range(6), random_walk(state, random.Random(3))):
+        pass
+    start = set_up(game, state.to_dict())
+    seen = []
+    rng = random.Random(4)
+    for _ in range(10):
+        if start.is_over():
+            break
+        seen.append(start.to_dict())
+        start.apply(rng.choice(start.legal_actions()))
+    for expected in reversed(seen):
+        start.undo()
+        assert start.to_dict() == expected
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        start.undo()

@@ -170,11 +170,12 @@ def test_T3_allow_rotation_turns_a_card_upside_down() -> None:
     play(state, "RRG^@left")
     assert column(state, 3, 10) == "GRR"
     assert state.last_breakdown() == MoveScore(player=0, move="RRG^@left", points=0, lines=())
-    # a card that reads the same both ways has no turned form
+    # a card that reads the same both ways has no turned form: the action exists in
+    # the notation, but it is never legal
     texts = [state.action_to_str(a) for a in state.legal_actions()]
     assert "BYB@right" in texts and "BYB^@right" not in texts
-    with pytest.raises(NotationError, match="no turned form"):
-        state.parse_action("BYB^@right")
+    with pytest.raises(IllegalActionError, match=r"\(BYB\^@right\)"):
+        state.apply(state.parse_action("BYB^@right"))
 
 
 def test_T4_deal_three_each_then_one_card_face_up_scoring_nothing() -> None:
@@ -192,7 +193,7 @@ def test_T4_deal_three_each_then_one_card_face_up_scoring_nothing() -> None:
     assert d["hands"] == [sorted(cards[3 * s:3 * s + 3], key=key) for s in range(3)]
     assert column(state, 3, 11) == cards[9]
     assert d["stock"] == cards[10:]
-    assert state.view(0).stock_size == 48 - 3 * 3 - 1
+    assert state.view(0).draw_pile_size == 48 - 3 * 3 - 1
     assert state.scores() == (0, 0, 0) and state.last_breakdown() is None
     lone = ThreeOrMore(players=2, deck=["RRR"] * 48).new_state(seed=1)
     assert column(lone, 3, 11) == "RRR" and lone.scores() == (0, 0)
@@ -299,6 +300,7 @@ def test_T9_the_game_ends_when_all_48_cards_are_laid() -> None:
     state.apply(state.legal_actions()[0])
     assert state.is_over() and state.current_player is None
     assert state.legal_actions() == [] and state.view(1).places == ()
+    assert state.view(1).is_over and state.view(1).current_player is None
     assert len(state.history()) == 47
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply(0)
@@ -448,6 +450,8 @@ def test_notation_both_ways_for_every_action() -> None:
         state = ThreeOrMore(players=2, allow_rotation=rotation).new_state(seed=1)
         texts = {state.action_to_str(a) for a in range(state.game.num_actions)}
         assert len(texts) == state.game.num_actions
+        for a in range(state.game.num_actions):
+            assert state.parse_action(state.action_to_str(a)) == a
     state = scripted(2, "GBY", ["RRG@left"], allow_rotation=True)
     for a in state.legal_actions():
         assert state.parse_action(state.action_to_str(a)) == a
@@ -465,12 +469,16 @@ def test_notation_errors(bad: Any) -> None:
         state.parse_action(bad)
 
 
-def test_notation_of_a_move_not_legal_here() -> None:
+def test_notation_of_a_move_not_legal_here_parses_and_apply_refuses_it() -> None:
+    # parse_action reads the notation only; whether the move is legal is apply's to say.
     state = scripted(2, "GBY", ["RRG@left"])
-    with pytest.raises(NotationError, match="not legal here; legal: .*RRG@left"):
-        state.parse_action("RRG")
-    with pytest.raises(NotationError, match="not legal here"):
-        state.parse_action("YYY@left")
+    before = state.to_dict()
+    for text in ("RRG", "YYY@left", "RRG@top-left"):
+        action = state.parse_action(text)
+        assert state.action_to_str(action) == text
+        with pytest.raises(IllegalActionError, match=r"legal: .*RRG@left"):
+            state.apply(action)
+    assert state.to_dict() == before
 
 
 def test_view_hides_other_hands_and_the_stock() -> None:
@@ -480,9 +488,9 @@ def test_view_hides_other_hands_and_the_stock() -> None:
     view = state.view(2)
     assert isinstance(view, ThreeOrMoreView)
     assert view.hand == tuple(d["hands"][2])
-    assert view.hand_sizes == (3, 3, 3) and view.stock_size == len(d["stock"])
+    assert view.hand_sizes == (3, 3, 3) and view.draw_pile_size == len(d["stock"])
     assert view.grid == tuple(d["grid"]) and view.scores == state.scores()
-    assert view.current_player == 1 and view.cards_laid == 2
+    assert view.current_player == 1 and view.cards_laid == 2 and not view.is_over
     fields = set(ThreeOrMoreView.__dataclass_fields__)
     assert "stock" not in fields and "hands" not in fields
     for bad in (-1, 3, None, "1", 1.0, True):
@@ -499,7 +507,7 @@ def test_str_draws_the_grid_and_the_open_places() -> None:
     text = str(state)
     assert "*RG*" in text and "*RB*" in text and "*GY*" in text
     assert "last: seat 0 laid RRG@left for 0 (no line)" in text
-    assert repr(state) == "<ThreeOrMoreState 2 players, seat 1 to move, move 2>"
+    assert repr(state) == "<ThreeOrMoreState players=2 seat 1 to act move=1>"
 
 
 def test_round_trips_copy_pickle_and_state_from_dict() -> None:
@@ -566,7 +574,7 @@ def test_hostile_actions_raise_and_change_nothing(action: Any, error: type) -> N
 def test_illegal_action_message_names_the_legal_moves() -> None:
     state = scripted(2, "GBY", ["RRG@left"])
     with pytest.raises(IllegalActionError,
-                       match=r"illegal action 0: legal actions are \[.*RRG@left"):
+                       match=r"illegal action 0 \(RRR\) for seat 0; legal: .*\(RRG@left\)"):
         state.apply(0)
 
 
@@ -674,6 +682,24 @@ def test_score_kernel_bench_hook_scores_real_positions() -> None:
     assert bench.positions == 200 and once > 0 and bench.run(3) == 3 * once
     with pytest.raises(ValueError, match="positions must be at least 1"):
         _ScoreBench(ThreeOrMore(players=2), 0, 4)
+
+
+def test_simulate_stats_count_every_line_and_the_best_card() -> None:
+    game = ThreeOrMore(players=3, allow_rotation=True)
+    result = boardcore.simulate(game, 6, seed=4)
+    for i in range(6):
+        state = game.new_state(seed=derive_seed(4, 0, i))
+        player = Rng(derive_seed(4, 1, i))
+        lines = best = 0
+        while not state.is_over():
+            legal = state.legal_actions()
+            state.apply(legal[player.bounded(len(legal))])
+            last = state.last_breakdown()
+            assert last is not None
+            lines += len(last.lines)
+            best = max(best, last.points)
+        assert result.stats["lines"][i] == lines and result.stats["best_move"][i] == best
+        assert tuple(result.scores[i]) == state.scores()
 
 
 def test_simulate_arguments_are_checked() -> None:

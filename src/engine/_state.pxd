@@ -13,6 +13,7 @@ cdef class EngineConfig:
     cdef type state_class
     cdef readonly int num_players
     cdef readonly int num_actions
+    cdef readonly int observation_size
     cdef EngineState _make(self, object game, object seed)
 
 
@@ -23,6 +24,7 @@ cdef class EngineState:
     cdef hist_t _hist                 # unused when the kernel keeps its own history
     cdef int _players                 # seats, 0 until the state is set up
     cdef int _actions                 # num_actions
+    cdef int _observation             # floats in an observation
     cdef readonly object game
     cdef readonly object seed
     cdef object _setup                # None, or the set-up position play started from

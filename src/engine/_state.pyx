@@ -18,7 +18,7 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from _common cimport action_index, legal_mask, rollout_seed
+from _common cimport action_index, legal_mask, rollout_seed, seat_index
 from _history cimport hist_copy, hist_free, hist_list, hist_push, hist_t
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
 from _rng cimport derive_seed as _derive_seed
@@ -118,6 +118,11 @@ def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
     return _derive_seed(seed, stream, index)
 
 
+def _explain(before, after, action):
+    from boardcore.moves import explain
+    return explain(before, after, action)
+
+
 @cython.final
 cdef class EngineConfig:
     """One checked configuration of one game, as the engine plays it.
@@ -148,11 +153,14 @@ cdef class EngineConfig:
         free(scratch)
         if not 1 <= self.num_players <= MAX_PLAYERS or not 1 <= self.num_actions <= MAX_ACTIONS:
             raise ValueError(f"{self.k.name.decode()} configured out of the kernel's bounds")
+        self.observation_size = (self.k.observation_size(<const char *>blob)
+                                 if self.k.observation_size != NULL else 0)
 
     cdef EngineState _make(self, object game, object seed):
         cdef EngineState st = <EngineState>self.state_class.__new__(self.state_class)
         st._players = self.num_players
         st._actions = self.num_actions
+        st._observation = self.observation_size
         st.game = game
         st.seed = seed
         return st
@@ -409,6 +417,7 @@ cdef class EngineState:
             raise MemoryError("no memory to copy the history")
         c._players = self._players
         c._actions = self._actions
+        c._observation = self._observation
         c.game = self.game
         c.seed = self.seed
         c._setup = self._setup
@@ -426,11 +435,87 @@ cdef class EngineState:
         cdef uint16_t own[MAX_ACTIONS]
         cdef Py_ssize_t i, n
         self._check()
+        if self._root is None or len(self._root) != self._k.state_size:
+            raise TypeError(f"this {type(self).__name__} does not know where play started")
         with cython.critical_section(self):
             if self._k.own_history != NULL:
                 n = self._k.own_history(self._s, own)
                 return [own[i] for i in range(n)]
             return hist_list(&self._hist)
+
+    def observation(self, player, out=None):
+        """Return what seat ``player`` sees, as ``float32`` planes (``game.observation_shape``).
+
+        Only what that seat may see; the planes of each game are documented in
+        ``docs/games/<game>.md``.
+
+        Args:
+            player: the observing seat.
+            out: a C-contiguous ``float32`` array of ``game.observation_shape`` to fill
+                instead of allocating one.
+
+        Raises:
+            TypeError: ``player`` is not an integer or ``out`` is not such an array.
+            ValueError: ``player`` is not a seat.
+        """
+        cdef int p
+        cdef float[::1] view
+        self._check()
+        if self._observation == 0:
+            raise NotImplementedError(f"{self._k.name.decode()} has no observations yet")
+        p = seat_index(player, self._players)
+        if out is None:
+            out = np.empty(self._observation, dtype=np.float32)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.float32 \
+                or out.shape != (self._observation,) or not out.flags.c_contiguous \
+                or not out.flags.writeable:
+            raise TypeError(f"out must be a writable C-contiguous float32 array of shape "
+                            f"({self._observation},)")
+        view = out
+        with cython.critical_section(self):
+            self._k.observe(self._s, p, &view[0])
+        return out
+
+    def explain(self, action):
+        """Return what legal ``action`` would do here, as the game's typed move value.
+
+        Raises:
+            TypeError: ``action`` is not an integer.
+            IllegalActionError: ``action`` is not legal here.
+        """
+        cdef Py_ssize_t a
+        self._check()
+        a = action_index(action, self._actions)
+        after = self.copy()
+        after.apply(a)
+        return _explain(self, after, a)
+
+    @property
+    def last_move(self):
+        """What the last action did (the game's typed move value), ``None`` at the start."""
+        self._check()
+        before = self.copy()
+        try:
+            before.undo()
+        except IllegalActionError:
+            return None
+        moves = self.history()
+        return _explain(before, self, moves[len(moves) - 1])
+
+    def svg(self, size=480, perspective=None):
+        """Return a self-contained SVG picture of the position, ``size`` pixels wide.
+
+        Args:
+            size: the width in pixels (16..8192).
+            perspective: ``None`` shows every card; a seat shows the others' hidden
+                cards face down.
+        """
+        self._check()
+        from boardcore.pictures import svg
+        return svg(self, size, perspective)
+
+    def _repr_svg_(self):
+        return self.svg()
 
     def undo(self):
         """Take back the last action exactly, chance included (a reshuffle, a new deal).
@@ -442,6 +527,8 @@ cdef class EngineState:
         cdef const uint16_t *actions
         cdef Py_ssize_t i, n
         self._check()
+        if self._root is None or len(self._root) != self._k.state_size:
+            raise TypeError(f"this {type(self).__name__} does not know where play started")
         with cython.critical_section(self):
             if self._k.own_history != NULL:
                 n = self._k.own_history(self._s, own)

@@ -1,4 +1,4 @@
-# Fool (Friedemann Friese): the compiled engine behind ``boardcore.fool``.
+# Fool (Friedemann Friese), compiled: the rules F1-F13 of ``boardcore rules fool``.
 #
 # Data layout
 # -----------
@@ -11,23 +11,25 @@
 # 0..3: green, red, yellow, blue) has bit v-2 set when the card of value v is held; word 4
 # counts the wild 1s held as a thermometer ((1 << k) - 1 for k wild 1s), so "has the lead
 # colour" is one word test and legal cards are a mask of at most two words.
-# The whole position is the struct ``fool_t``; ``copy()`` is a struct copy plus the
-# history buffer.
+# The whole position is the struct ``fool_t`` (no pointer: a copy is a memcpy); the
+# configuration is ``fool_cfg_t``.  The kernel table (``_kernel.pxd``) is filled below.
 cimport cython
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, rollout_seed, seat_index, state_reduce
-from _fields cimport field
-from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
-from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+from _common cimport action_index, seat_index
+from _history cimport hist_t
+from _kernel cimport kernel_t, play_out
+from _rng cimport rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+
+from boardcore._engine._state cimport EngineConfig, EngineState
 
 import numpy as np
 
-from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
-from boardcore.protocol import Outcome, header
+from boardcore._engine._state import EngineConfig as _Config
+from boardcore.errors import InvalidStateError, NotationError
+from boardcore.values import FoolView
 
 cdef extern from *:
     """
@@ -50,13 +52,16 @@ cdef extern from *:
     int fool_ctz(uint32_t x) noexcept nogil
 
 cdef enum:
-    MAX_PLAYERS = 8
+    MAX_SEATS = 8
     WILD = 4            # index of the wild-1 word of a hand
     WORDS = 5
     NUM_ACTIONS = 83
     W1 = 82             # the action (card kind) of a wild 1
+    MAX_WILDS = 6
     DECK_MAX = 88
     NO_SEAT = 255
+    ROUND_MAX = 1000000
+    SCORE_MAX = 1000000
 
 # Highest value of each colour in the full 88-card box (F1).
 cdef uint8_t COLOUR_TOP[4]
@@ -85,9 +90,9 @@ _init_tables()
 
 COLOUR_LETTERS = "GRYB"
 COLOUR_NAMES = ("green", "red", "yellow", "blue")
-_NAMES = [f"{COLOUR_LETTERS[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"]
-_PARSE = {name: a for a, name in enumerate(_NAMES)}
-_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+#: The notation of every action: ``CARDS[a]`` is ``"G2"`` .. ``"B15"``, then ``"W1"``.
+CARDS = tuple([f"{COLOUR_LETTERS[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
+cdef dict _PARSE = {name: a for a, name in enumerate(CARDS)}
 
 # End codes (stats["end"], Fool.end_reasons order).
 cdef enum:
@@ -97,11 +102,11 @@ cdef enum:
 
 
 ctypedef struct fool_t:
-    uint32_t hand[MAX_PLAYERS][WORDS]
-    int32_t score[MAX_PLAYERS]
-    uint8_t plus10[MAX_PLAYERS]         # rounds in which each seat scored +10
-    uint8_t trick_seat[MAX_PLAYERS]     # the current trick, in play order
-    uint8_t trick_card[MAX_PLAYERS]
+    uint32_t hand[MAX_SEATS][WORDS]
+    int32_t score[MAX_SEATS]
+    uint8_t plus10[MAX_SEATS]           # rounds in which each seat scored +10
+    uint8_t trick_seat[MAX_SEATS]       # the current trick, in play order
+    uint8_t trick_card[MAX_SEATS]
     uint8_t deck[DECK_MAX]              # the prepared deck (F2), canonical order
     uint32_t deck_mask[WORDS]           # the same deck as a hand-shaped bitset
     uint32_t round                      # 1-based
@@ -113,6 +118,13 @@ ctypedef struct fool_t:
     uint8_t dealer
     uint8_t over, end
     rng_t rng
+
+
+ctypedef struct fool_cfg_t:
+    uint8_t n_players
+    uint8_t start_player                # leads round 1; the dealer sits to its right
+    uint8_t nfools                      # Fool discs per trick (F2)
+    uint8_t deck[WORDS]                 # highest green, red, yellow, blue value; wild 1s
 
 
 # ---------------------------------------------------------------------------------------
@@ -204,12 +216,6 @@ cdef inline int _nth_action(const uint32_t *m, int i) noexcept nogil:
     return W1
 
 
-cdef inline bint _is_legal(const fool_t *s, int a) noexcept nogil:
-    cdef uint32_t m[WORDS]
-    _legal_masks(s, m)
-    return (m[CARD_COLOUR[a]] >> CARD_BIT[a]) & 1
-
-
 cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
                           int nfools, uint8_t *winner) noexcept nogil:
     # The trick kernel (F7, F8): one key orders every card from worst to best,
@@ -292,7 +298,9 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     s.lead = -1
 
 
-cdef void _apply(fool_t *s, int a) noexcept nogil:
+cdef void _apply(void *state, int a) noexcept nogil:
+    # Play card ``a`` (legal) for the seat to act.
+    cdef fool_t *s = <fool_t *>state
     cdef uint8_t p = s.to_move
     cdef int c = CARD_COLOUR[a]
     if c == WILD:
@@ -318,24 +326,9 @@ cdef void _apply(fool_t *s, int a) noexcept nogil:
         _end_trick(s)
 
 
-cdef Py_ssize_t _play_random(fool_t *s, rng_t *player, hist_t *h) noexcept nogil:
-    # The random player: action i of the ascending legal list, i = bounded(count) from the
-    # player's own generator.  Returns the actions played, or -1 if history ran out of memory.
-    cdef uint32_t m[WORDS]
-    cdef int count, a
-    cdef Py_ssize_t played = 0
-    while not s.over:
-        count = _legal_masks(s, m)
-        a = _nth_action(m, rng_bounded(player, count))
-        if h != NULL and hist_push(h, <uint16_t>a) < 0:
-            return -1
-        _apply(s, a)
-        played += 1
-    return played
-
-
-cdef void _winners(const fool_t *s, uint8_t *out) noexcept nogil:
+cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
     # F13: the highest total wins; tied leaders share.
+    cdef const fool_t *s = <const fool_t *>state
     cdef int p
     cdef int32_t top = s.score[0]
     for p in range(1, s.n):
@@ -346,100 +339,191 @@ cdef void _winners(const fool_t *s, uint8_t *out) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------
-# The Python boundary.
+# The kernel table: the rules above as every generic piece of boardcore sees them.
 
-cdef int _prototype(fool_t *s, object game) except -1:
-    # Configuration fields of a fresh state (before the seed and the first deal).
-    cdef int c, v, k = 0
-    deck = game.deck
-    memset(s, 0, sizeof(fool_t))
-    s.n = game.num_players
-    s.nfools = game.fools_per_trick
+cdef int _check_config(const void *config) noexcept nogil:
+    # F1, F2: 4-8 seats, 1 or 2 Fools with at least three seats in every trick, each
+    # colour from 2 to at most its box top, at most six wild 1s, dealt out evenly.
+    cdef const fool_cfg_t *cfg = <const fool_cfg_t *>config
+    cdef int c, size = cfg.deck[WILD]
+    if not 4 <= cfg.n_players <= MAX_SEATS or cfg.start_player >= cfg.n_players:
+        return -1
+    if not 1 <= cfg.nfools <= 2 or cfg.n_players - cfg.nfools < 3 or size > MAX_WILDS:
+        return -1
     for c in range(4):
-        for v in range(2, <int>deck[c] + 1):
+        if not 2 <= cfg.deck[c] <= COLOUR_TOP[c]:
+            return -1
+        size += cfg.deck[c] - 1
+    return 0 if size % cfg.n_players == 0 else -1
+
+
+cdef void _prototype(fool_t *s, const fool_cfg_t *cfg) noexcept nogil:
+    # The configuration's part of a position: seats, Fools per trick, the prepared deck
+    # (F2, canonical order), round 1 and its dealer.
+    cdef int c, v, k = 0
+    memset(s, 0, sizeof(fool_t))
+    s.n = cfg.n_players
+    s.nfools = cfg.nfools
+    for c in range(4):
+        for v in range(2, cfg.deck[c] + 1):
             s.deck[k] = COLOUR_OFFSET[c] + v - 2
-            s.deck_mask[c] |= (<uint32_t>1) << (v - 2)
             k += 1
-    memset(&s.deck[k], W1, <int>deck[4])
-    s.deck_mask[WILD] = ((<uint32_t>1) << <int>deck[4]) - 1
-    s.deck_len = k + <int>deck[4]
+        s.deck_mask[c] = ((<uint32_t>1) << (cfg.deck[c] - 1)) - 1
+    memset(&s.deck[k], W1, cfg.deck[WILD])
+    s.deck_mask[WILD] = ((<uint32_t>1) << cfg.deck[WILD]) - 1
+    s.deck_len = k + cfg.deck[WILD]
     s.round = 1
-    s.dealer = (<int>game.options["start_player"] + s.n - 1) % s.n
-    return 0
+    s.dealer = (cfg.start_player + s.n - 1) % s.n
 
 
-cdef list _mask_actions(const uint32_t *m):
-    # The actions of a hand-shaped bitset, ascending; W1 repeated once per wild 1.
-    # Filled in place (no appends): legal_actions() is on every Python-driven move.
-    cdef int c, k = 0, wilds = fool_popcount(m[WILD])
+cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
+    cdef fool_t *s = <fool_t *>state
+    _prototype(s, <const fool_cfg_t *>config)
+    rng_seed(&s.rng, seed)
+    _deal(s)
+
+
+cdef int _num_players(const void *state) noexcept nogil:
+    return (<const fool_t *>state).n
+
+
+cdef int _num_actions(const void *state) noexcept nogil:
+    return NUM_ACTIONS
+
+
+cdef int _current(const void *state) noexcept nogil:
+    cdef const fool_t *s = <const fool_t *>state
+    return -1 if s.over else s.to_move
+
+
+cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
+    # The legal cards ascending, a wild 1 once however many are held.
+    cdef const fool_t *s = <const fool_t *>state
+    cdef uint32_t m[WORDS]
     cdef uint32_t w
-    cdef list out = PyList_New(fool_popcount(m[0]) + fool_popcount(m[1])
-                               + fool_popcount(m[2]) + fool_popcount(m[3]) + wilds)
-    cdef object a
+    cdef int c, k = 0
+    if s.over:
+        return 0
+    _legal_masks(s, m)
     for c in range(4):
         w = m[c]
         while w:
-            a = COLOUR_OFFSET[c] + fool_ctz(w)
-            Py_INCREF(a)
-            PyList_SET_ITEM(out, k, a)
+            out[k] = COLOUR_OFFSET[c] + fool_ctz(w)
             k += 1
             w &= w - 1
-    while wilds:
-        a = W1
-        Py_INCREF(a)
-        PyList_SET_ITEM(out, k, a)
+    if m[WILD]:
+        out[k] = W1
         k += 1
-        wilds -= 1
-    return out
+    return k
 
 
-def _trick_kernel(const uint8_t[:, ::1] seats, const uint8_t[:, ::1] cards,
-                  const int8_t[::1] leads, const uint8_t[::1] lengths, int nfools,
-                  Py_ssize_t repeat=1):
-    """Resolve prepared tricks in compiled code: ``(winners, fools)`` arrays.
+cdef bint _is_legal(const void *state, int a) noexcept nogil:
+    cdef const fool_t *s = <const fool_t *>state
+    cdef uint32_t m[WORDS]
+    if s.over:
+        return False
+    _legal_masks(s, m)
+    return (m[CARD_COLOUR[a]] >> CARD_BIT[a]) & 1
 
-    Row ``i`` is a trick of ``lengths[i]`` cards (action ids) played by ``seats[i]`` with
-    lead colour ``leads[i]`` (-1: only wild 1s).  ``repeat`` resolves the whole batch
-    that many times (for the kernel benchmark); the result is the same.
+
+cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+    # legal[bounded(count)] without building the list: the i-th card of the masks.
+    cdef const fool_t *s = <const fool_t *>state
+    cdef uint32_t m[WORDS]
+    cdef int count
+    if s.over:
+        return -1
+    count = _legal_masks(s, m)
+    if count == 0:
+        return -1
+    return _nth_action(m, rng_bounded(player, <uint32_t>count))
+
+
+cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
+    # The player's generator as a local the compiler can keep in registers.
+    cdef rng_t local = player[0]
+    cdef Py_ssize_t played = play_out(state, &local, history, _random_action, _apply)
+    player[0] = local
+    return played
+
+
+cdef void _scores(const void *state, int64_t *out) noexcept nogil:
+    # The running totals of the finished rounds (F11).
+    cdef const fool_t *s = <const fool_t *>state
+    cdef int p
+    for p in range(s.n):
+        out[p] = s.score[p]
+
+
+cdef void _stats(const void *state, int64_t *out) noexcept nogil:
+    # Fool.stat_names: how the game ended (Fool.end_reasons) and the rounds played.
+    cdef const fool_t *s = <const fool_t *>state
+    out[0] = s.end
+    out[1] = s.round
+
+
+cdef kernel_t KERNEL
+KERNEL.name = "fool"
+KERNEL.state_size = sizeof(fool_t)
+KERNEL.config_size = sizeof(fool_cfg_t)
+KERNEL.max_legal = NUM_ACTIONS
+KERNEL.n_stats = 2
+KERNEL.check_config = _check_config
+KERNEL.init = _init
+KERNEL.num_players = _num_players
+KERNEL.num_actions = _num_actions
+KERNEL.current = _current
+KERNEL.legal = _legal
+KERNEL.is_legal = _is_legal
+KERNEL.apply = _apply
+KERNEL.random_action = _random_action
+KERNEL.play_out = _play_out
+KERNEL.scores = _scores
+KERNEL.winners = _winners
+KERNEL.stats = _stats
+KERNEL.own_history = NULL
+KERNEL.determinize = NULL
+KERNEL.observation_size = NULL
+KERNEL.observe = NULL
+
+#: The kernel table of Fool (a capsule named "boardcore.kernel_t").
+KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
+
+
+def config(players, start_player, deck, fools):
+    """Return the engine configuration of a Fool game (checked).
+
+    Args:
+        players: 4..8 seats.
+        start_player: the seat that leads round 1.
+        deck: ``(green, red, yellow, blue, wilds)``: the highest value of each colour
+            (each keeps its values from 2) and the number of wild 1s (0..6); the deck
+            must split evenly between the players.
+        fools: Fool discs handed out per trick, 1 or 2 (at least three seats play a trick).
+
+    Raises:
+        ValueError: not a configuration the engine can play (TypeError or
+            OverflowError for values that are not small ints).
     """
-    cdef Py_ssize_t n = seats.shape[0], i, r
-    if cards.shape[0] != n or leads.shape[0] != n or lengths.shape[0] != n:
-        raise ValueError("seats, cards, leads and lengths must have one row per trick")
-    if seats.shape[1] < MAX_PLAYERS or cards.shape[1] < MAX_PLAYERS:
-        raise ValueError(f"seats and cards need {MAX_PLAYERS} columns")
-    if nfools not in (1, 2):
-        raise ValueError(f"nfools must be 1 or 2, not {nfools!r}")
-    for i in range(n):
-        if not 2 < lengths[i] <= MAX_PLAYERS or not -1 <= leads[i] < 4:
-            raise ValueError(f"trick {i} has length {lengths[i]} or lead {leads[i]} out of range")
-        for r in range(lengths[i]):
-            if cards[i, r] >= NUM_ACTIONS or seats[i, r] >= MAX_PLAYERS:
-                raise ValueError(f"trick {i} has a card or seat out of range")
-    winners = np.zeros(n, dtype=np.uint8)
-    fools = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] w = winners, f = fools
-    cdef uint8_t win
-    cdef Py_ssize_t _again
-    with nogil:
-        for _again in range(repeat):
-            for i in range(n):
-                f[i] = _trick_fools(&seats[i, 0], &cards[i, 0], lengths[i], leads[i],
-                                    nfools, &win)
-                w[i] = win
-    return winners, fools
+    cdef fool_cfg_t cfg
+    cdef int c
+    if len(deck) != WORDS:
+        raise ValueError(f"deck must hold {WORDS} numbers, not {len(deck)}")
+    memset(&cfg, 0, sizeof(cfg))
+    cfg.n_players = players
+    cfg.start_player = start_player
+    cfg.nfools = fools
+    for c in range(WORDS):
+        cfg.deck[c] = deck[c]
+    return _Config(FoolState, (<char *>&cfg)[:sizeof(cfg)])
 
 
-# gcc expands a fixed-size memcpy of this large struct into `rep movsq`, whose start-up
-# cost dominates copy(); calling the C library's memcpy through a pointer the compiler
-# cannot see through is faster.
-cdef void *(*_copy_bytes)(void *, const void *, size_t) noexcept nogil
-_copy_bytes = memcpy
-
+# ---------------------------------------------------------------------------------------
+# The public state class: the shared methods come from EngineState.
 
 @cython.final
-@cython.freelist(32)
-@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
-cdef class FoolState:
+@cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+cdef class FoolState(EngineState):
     """A position of Fool: every hand, the trick so far, the Fools, the running scores.
 
     Made by ``Fool.new_state(seed)`` or ``Fool.state_from_dict(data)``.
@@ -457,427 +541,251 @@ cdef class FoolState:
     """
 
     cdef fool_t s
-    cdef hist_t hist
-    cdef readonly object game
-    cdef readonly object seed
 
-    def __init__(self, *args, **kwargs):
-        raise TypeError("FoolState cannot be made directly; use Fool(...).new_state(seed)")
+    def __cinit__(self):
+        self._s = &self.s
+        self._k = &KERNEL
 
-    def __dealloc__(self):
-        hist_free(&self.hist)
-
-    # -- construction used by the framework ----------------------------------------------
-
-    @staticmethod
-    def _new(game, seed):
-        """Return the starting position of ``game`` for a checked 64-bit ``seed``."""
-        cdef FoolState st = FoolState.__new__(FoolState)
-        _prototype(&st.s, game)
-        rng_seed(&st.s.rng, <uint64_t>seed)
-        _deal(&st.s)
-        st.game = game
-        st.seed = seed
-        return st
-
-    @staticmethod
-    def _from_dict(game, data):
-        """Rebuild a state from ``to_dict()`` output, validating every field."""
-        cdef FoolState st = FoolState.__new__(FoolState)
-        _load(st, game, data)
-        return st
-
-    @staticmethod
-    def _simulate_chunk(game, seed, Py_ssize_t start, Py_ssize_t stop,
-                        int64_t[:, ::1] scores, uint8_t[:, ::1] winners,
-                        int64_t[::1] lengths, int64_t[:, ::1] stats):
-        """Play games ``start..stop-1`` of a ``simulate`` batch without the GIL."""
-        cdef fool_t proto, st
-        cdef rng_t player
-        cdef uint64_t batch = seed
-        cdef Py_ssize_t g
-        cdef int p
-        cdef uint8_t win[MAX_PLAYERS]
-        _prototype(&proto, game)
-        if scores.shape[1] < proto.n or winners.shape[1] < proto.n or stats.shape[1] < 2:
-            raise ValueError("result arrays are too narrow for this game")
-        if not (0 <= start <= stop <= scores.shape[0] and stop <= winners.shape[0]
-                and stop <= lengths.shape[0] and stop <= stats.shape[0]):
-            raise ValueError(f"games {start}..{stop} do not fit the result arrays")
-        with nogil:
-            for g in range(start, stop):
-                st = proto
-                rng_seed(&st.rng, derive_seed(batch, 0, <uint64_t>g))
-                _deal(&st)
-                rng_seed(&player, derive_seed(batch, 1, <uint64_t>g))
-                lengths[g] = _play_random(&st, &player, NULL)
-                _winners(&st, win)
-                for p in range(st.n):
-                    scores[g, p] = st.score[p]
-                    winners[g, p] = win[p]
-                stats[g, 0] = st.end
-                stats[g, 1] = st.round
-
-    # -- the State protocol -------------------------------------------------------------
-
-    @property
-    def current_player(self):
-        """The seat to play, or ``None`` once the game is over (Fools never play)."""
-        return None if self.s.over else self.s.to_move
-
-    def legal_actions(self):
-        """Return the legal actions (card kinds), ascending; empty once the game is over."""
-        cdef uint32_t m[WORDS]
-        if self.s.over:
-            return []
-        _legal_masks(&self.s, m)
-        return _mask_actions(m)
-
-    def legal_actions_mask(self):
-        """Return a numpy ``bool_`` array of length ``num_actions``, True where legal."""
-        mask = _NO_ACTIONS.copy()
-        if not self.s.over:
-            mask[self.legal_actions()] = True
-        return mask
-
-    def apply(self, action):
-        """Play the card ``action`` for the current player; illegal changes nothing."""
-        cdef Py_ssize_t a = action_index(action, NUM_ACTIONS)
-        if self.s.over:
-            raise IllegalActionError(f"illegal action {action!r}: the game is over")
-        if not _is_legal(&self.s, <int>a):
-            raise IllegalActionError(
-                f"illegal action {action!r} ({_NAMES[a]}): seat {self.s.to_move} may play "
-                + ", ".join(f"{b} ({_NAMES[b]})" for b in self.legal_actions())
-            )
-        if hist_push(&self.hist, <uint16_t>a) < 0:
-            raise MemoryError("no memory for the history")
-        _apply(&self.s, <int>a)
+    # -- notation -----------------------------------------------------------------------
 
     def action_to_str(self, action):
         """Return the notation of card kind ``action``: ``G17``, ``R2``, ``W1``."""
-        return _NAMES[action_index(action, NUM_ACTIONS)]
+        return CARDS[action_index(action, NUM_ACTIONS)]
 
     def parse_action(self, text):
-        """Return the action of a card in notation (``G17``, ``w1``; case-insensitive)."""
+        """Return the card kind written ``text`` (``G17``, `` w1 ``; any case, blanks around).
+
+        The result is the action the text names; whether it is legal here is ``apply``'s
+        to say.
+
+        Raises:
+            NotationError: ``text`` names no card of the box (G2..G27, R2..R23, Y2..Y21,
+                B2..B15 or W1).
+        """
         if not isinstance(text, str):
             raise NotationError(f"notation must be a str, not {text!r}")
         a = _PARSE.get(text.strip().upper())
         if a is None:
             raise NotationError(
-                f"{text!r} is not a Fool card: write G2..G27, R2..R23, Y2..Y21, B2..B15 or W1"
+                f"{text[:40]!r} is not a Fool card: write G2..G27, R2..R23, Y2..Y21, B2..B15 "
+                "or W1"
             )
         return a
 
-    def is_over(self):
-        """Return True once the game has ended (F12)."""
-        return bool(self.s.over)
-
-    def scores(self):
-        """Return every seat's running total over the finished rounds."""
-        return tuple([self.s.score[p] for p in range(self.s.n)])
-
-    def outcome(self):
-        """Return ``None`` until the game is over, then the ``Outcome`` (F13)."""
-        cdef uint8_t win[MAX_PLAYERS]
-        if not self.s.over:
-            return None
-        _winners(&self.s, win)
-        return Outcome(scores=self.scores(),
-                       winners=frozenset([p for p in range(self.s.n) if win[p]]))
-
-    def copy(self):
-        """Return an independent copy (one struct copy plus the history)."""
-        cdef FoolState c = FoolState.__new__(FoolState)
-        _copy_bytes(&c.s, &self.s, sizeof(self.s))
-        c.game = self.game
-        c.seed = self.seed
-        if hist_copy(&c.hist, &self.hist) < 0:
-            raise MemoryError("no memory for the history")
-        return c
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def history(self):
-        """Return the actions applied since ``new_state``, in order."""
-        return hist_list(&self.hist)
-
-    def rollout(self, seed=None):
-        """Play uniformly random moves to the end, in place; return the ``Outcome``."""
-        cdef rng_t player
-        cdef Py_ssize_t played
-        rng_seed(&player, rollout_seed(seed))
-        with nogil:
-            played = _play_random(&self.s, &player, &self.hist)
-        if played < 0:
-            raise MemoryError("no memory for the history")
-        return self.outcome()
+    # -- what a seat may see, and the whole state -----------------------------------------
 
     def view(self, player):
-        """Return what seat ``player`` may see, as a ``boardcore.fool.FoolView``."""
-        from boardcore.fool import FoolView
-        cdef int p = seat_index(player, self.s.n)
+        """Return what seat ``player`` may see, as a ``FoolView`` (cards in notation)."""
+        cdef fool_t s
         cdef uint32_t played[WORDS]
-        cdef int c, q, held = 0
+        cdef int c, q, p, held = 0
+        self._check()
+        p = seat_index(player, self._players)
+        with cython.critical_section(self):
+            s = self.s
         # Cards played this round: the deck minus every hand (wild 1s by count).
         for c in range(WILD):
-            played[c] = self.s.deck_mask[c]
-            for q in range(self.s.n):
-                played[c] &= ~self.s.hand[q][c]
-        for q in range(self.s.n):
-            held += fool_popcount(self.s.hand[q][WILD])
-        played[WILD] = self.s.deck_mask[WILD] >> held
+            played[c] = s.deck_mask[c]
+            for q in range(s.n):
+                played[c] &= ~s.hand[q][c]
+        for q in range(s.n):
+            held += fool_popcount(s.hand[q][WILD])
+        played[WILD] = s.deck_mask[WILD] >> held
         return FoolView(
             player=p,
-            round=self.s.round,
-            dealer=self.s.dealer,
-            leader=self.s.leader,
-            current_player=self.current_player,
-            lead_colour=None if self.s.lead < 0 else COLOUR_NAMES[self.s.lead],
-            trick=tuple([(self.s.trick_seat[i], self.s.trick_card[i])
-                         for i in range(self.s.trick_len)]),
-            played=tuple(_mask_actions(played)),
-            fools=frozenset(self._fool_seats()),
-            hand=tuple(_mask_actions(self.s.hand[p])),
-            hand_sizes=tuple([_hand_size(self.s.hand[q]) for q in range(self.s.n)]),
-            scores=self.scores(),
-            plus10=tuple([self.s.plus10[q] for q in range(self.s.n)]),
-            is_over=bool(self.s.over),
+            current_player=None if s.over else s.to_move,
+            is_over=bool(s.over),
+            scores=tuple([s.score[q] for q in range(s.n)]),
+            hand=tuple(_names(s.hand[p])),
+            hand_sizes=tuple([_hand_size(s.hand[q]) for q in range(s.n)]),
+            round=s.round,
+            dealer=s.dealer,
+            leader=s.leader,
+            lead_colour=None if s.lead < 0 else COLOUR_NAMES[s.lead],
+            trick=tuple([(s.trick_seat[i], CARDS[s.trick_card[i]])
+                         for i in range(s.trick_len)]),
+            played=tuple(_names(played)),
+            fools=frozenset(_fool_seats(&s)),
+            plus10=tuple([s.plus10[q] for q in range(s.n)]),
         )
 
-    cdef list _fool_seats(self):
-        return [p for p in range(self.s.n) if (self.s.fools >> p) & 1]
+    def _fields(self):
+        cdef fool_t s
+        self._check()
+        with cython.critical_section(self):
+            s = self.s
+        return {
+            "round": s.round,
+            "dealer": s.dealer,
+            "leader": s.leader,
+            "fools": _fool_seats(&s),
+            "trick": [[s.trick_seat[i], CARDS[s.trick_card[i]]] for i in range(s.trick_len)],
+            "hands": [_names(s.hand[p]) for p in range(s.n)],
+            "scores": [s.score[p] for p in range(s.n)],
+            "plus10": [s.plus10[p] for p in range(s.n)],
+            "rng": [s.rng.s[i] for i in range(4)],
+        }
 
-    def to_dict(self):
-        """Return the whole state as a JSON-safe dict (see ``docs/games/fool.md``)."""
-        d = header(self)
-        d["round"] = self.s.round
-        d["dealer"] = self.s.dealer
-        d["leader"] = self.s.leader
-        d["fools"] = self._fool_seats()
-        d["trick"] = [[self.s.trick_seat[i], _NAMES[self.s.trick_card[i]]]
-                      for i in range(self.s.trick_len)]
-        d["hands"] = [[_NAMES[a] for a in _mask_actions(self.s.hand[p])]
-                      for p in range(self.s.n)]
-        d["scores"] = list(self.scores())
-        d["plus10"] = [self.s.plus10[p] for p in range(self.s.n)]
-        d["history"] = self.history()
-        d["rng"] = [self.s.rng.s[i] for i in range(4)]
-        return d
+    @staticmethod
+    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
+        """Return the position ``fields`` draws (the facade has checked them).
 
-    def __reduce__(self):
-        return state_reduce(self)
-
-    def __repr__(self):
-        seat = "over" if self.s.over else f"seat {self.s.to_move} to act"
-        return (f"<FoolState players={self.s.n} round={self.s.round} {seat} "
-                f"move={self.hist.len}>")
+        ``fields`` holds ``round``, ``dealer``, ``leader``, ``fools`` (seats),
+        ``trick`` (``[seat, action]`` pairs in play order), ``hands`` (per seat, the
+        actions of its cards, a wild 1 once per copy), ``scores``, ``plus10`` and ``rng``
+        (4 words).  Whether the game is over, the lead colour and the seat to play are
+        derived.  Values that would not fit the position raise ``InvalidStateError``.
+        """
+        if config.k != &KERNEL:
+            raise TypeError("config is not a Fool configuration")
+        cdef FoolState st = <FoolState>config._make(game, seed)
+        _fill(&st.s, <const fool_cfg_t *><const char *>config.blob, fields)
+        st._started(st._fields())
+        return st
 
     def __str__(self):
+        cdef fool_t s
         cdef int p
+        with cython.critical_section(self):
+            s = self.s
         lines = [
-            f"Fool, {self.s.n} players, round {self.s.round}, dealer seat {self.s.dealer}"
-            + (", game over" if self.s.over else ""),
-            "scores: " + "  ".join(f"{p}:{self.s.score[p]:+d} ({self.s.plus10[p]}x+10)"
-                                   for p in range(self.s.n)),
-            "fools:  " + (" ".join(f"seat {p}" for p in self._fool_seats()) or "none"),
-            "trick:  " + (" ".join(f"{self.s.trick_seat[i]}:{_NAMES[self.s.trick_card[i]]}"
-                                   for i in range(self.s.trick_len)) or "-")
-            + ("" if self.s.lead < 0 else f"  (lead colour {COLOUR_NAMES[self.s.lead]})"),
+            f"Fool, {s.n} players, round {s.round}, dealer seat {s.dealer}"
+            + (", game over" if s.over else ""),
+            "scores: " + "  ".join(f"{p}:{s.score[p]:+d} ({s.plus10[p]}x+10)"
+                                   for p in range(s.n)),
+            "fools:  " + (" ".join(f"seat {p}" for p in _fool_seats(&s)) or "none"),
+            "trick:  " + (" ".join(f"{s.trick_seat[i]}:{CARDS[s.trick_card[i]]}"
+                                   for i in range(s.trick_len)) or "-")
+            + ("" if s.lead < 0 else f"  (lead colour {COLOUR_NAMES[s.lead]})"),
         ]
-        for p in range(self.s.n):
-            mark = ">" if not self.s.over and p == self.s.to_move else " "
-            cards = " ".join(_NAMES[a] for a in _mask_actions(self.s.hand[p]))
-            lines.append(f"{mark} seat {p} [{_hand_size(self.s.hand[p]):2d}] {cards or '-'}")
+        for p in range(s.n):
+            mark = ">" if not s.over and p == s.to_move else " "
+            cards = " ".join(_names(s.hand[p]))
+            lines.append(f"{mark} seat {p} [{_hand_size(s.hand[p]):2d}] {cards or '-'}")
         return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------
-# to_dict -> state, with every field checked.
+# Card lists, set-up positions, the trick kernel.
 
-cdef object _field(object data, str name, type kind):
-    value = field(data, name)
-    if type(value) is not kind:
-        raise InvalidStateError(f"field {name!r} is {value!r}, expected a {kind.__name__}")
-    return value
-
-
-cdef int _seat_field(object data, str name, int n) except -1:
-    value = _field(data, name, int)
-    if not 0 <= value < n:
-        raise InvalidStateError(f"field {name!r} is {value!r}, expected a seat in range({n})")
-    return value
-
-
-cdef int _card_field(object text, str name) except -1:
-    if type(text) is not str or text not in _PARSE:
-        raise InvalidStateError(f"field {name!r} holds {text!r}, expected a card such as 'G17'")
-    return _PARSE[text]
+cdef list _names(const uint32_t *h):
+    # The cards of a hand-shaped bitset in notation, ascending; W1 once per wild 1.
+    cdef int c
+    cdef uint32_t w
+    cdef list out = []
+    for c in range(4):
+        w = h[c]
+        while w:
+            out.append(CARDS[COLOUR_OFFSET[c] + fool_ctz(w)])
+            w &= w - 1
+    return out + ["W1"] * fool_popcount(h[WILD])
 
 
-cdef int _load(FoolState st, object game, object data) except -1:
-    cdef fool_t *s = &st.s
-    cdef int n, p, i, a, c, q, count, played, wilds = 0
-    cdef uint32_t seen[WORDS]
-    cdef uint32_t bit
-    _prototype(s, game)
-    n = s.n
-    rnd = _field(data, "round", int)
-    if not 1 <= rnd <= 1_000_000:
-        raise InvalidStateError(f"field 'round' is {rnd!r}, expected an int in 1..1000000")
-    s.round = rnd
-    dealer = _seat_field(data, "dealer", n)
-    expected = (game.options["start_player"] - 1 + rnd - 1) % n
-    if dealer != expected:
-        raise InvalidStateError(
-            f"field 'dealer' is {dealer!r}, expected {expected!r} in round {rnd} (F3)")
-    s.dealer = dealer
-    # Scores and +10 counts; the end condition (F12) decides whether the game is over.
-    scores = _field(data, "scores", list)
-    plus10 = _field(data, "plus10", list)
-    if len(scores) != n or len(plus10) != n:
-        raise InvalidStateError(f"fields 'scores' and 'plus10' need {n} entries")
+cdef list _fool_seats(const fool_t *s):
+    return [p for p in range(s.n) if (s.fools >> p) & 1]
+
+
+cdef bint _ints(object values, object lo, object hi):
+    # Whether ``values`` is a list of ints in lo..hi.
+    if type(values) is not list:
+        return False
+    for v in values:
+        if type(v) is not int or not lo <= v <= hi:
+            return False
+    return True
+
+
+cdef int _fill(fool_t *s, const fool_cfg_t *cfg, dict f) except -1:
+    # A set-up position from checked fields; only what could overrun the struct or keep
+    # the seat-order walk from ending (every seat a Fool) is checked again here.  The
+    # end, the lead colour and the seat to act follow from the rules (F4, F5, F12).
+    cdef int n = cfg.n_players, p, i, a, q, wilds = 0
+    hands, trick, fools, rng = f["hands"], f["trick"], f["fools"], f["rng"]
+    if not (_ints([f["round"]], 1, ROUND_MAX) and _ints([f["dealer"], f["leader"]], 0, n - 1)
+            and _ints(fools, 0, n - 1) and len(fools) <= cfg.nfools
+            and _ints(f["scores"], -SCORE_MAX, SCORE_MAX) and len(f["scores"]) == n
+            and _ints(f["plus10"], 0, 6) and len(f["plus10"]) == n
+            and _ints(rng, 0, 2**64 - 1) and len(rng) == 4 and any(rng)
+            and type(hands) is list and len(hands) == n
+            and all([_ints(h, 0, NUM_ACTIONS - 1) for h in hands])
+            and type(trick) is list and len(trick) < n - len(fools)
+            and all([_ints(e, 0, NUM_ACTIONS - 1) and len(e) == 2 and e[0] < n for e in trick])):
+        raise InvalidStateError("a Fool position does not fit: sizes or values out of range")
+    _prototype(s, cfg)
+    s.round = f["round"]
+    s.dealer = f["dealer"]
+    s.leader = f["leader"]
     for p in range(n):
-        if type(scores[p]) is not int or type(plus10[p]) is not int:
-            raise InvalidStateError(
-                f"fields 'scores' and 'plus10' hold {scores[p]!r}, {plus10[p]!r}, expected ints")
-    minus = any(x <= -80 for x in scores)
-    six = any(x >= 6 for x in plus10)
-    if minus or six:
-        s.over = 1
-        s.end = END_BOTH if minus and six else (END_MINUS_80 if minus else END_SIX_PLUS_10)
-    # A finished game stays on its last round, so that round counts as completed.
-    done = rnd if s.over else rnd - 1
-    for p in range(n):
-        if not 0 <= plus10[p] <= min(done, 6):
-            raise InvalidStateError(
-                f"field 'plus10' holds {plus10[p]!r}, expected an int in 0..{min(done, 6)}")
-        if not -1_000_000 <= scores[p] <= 10 * plus10[p]:
-            raise InvalidStateError(
-                f"field 'scores' holds {scores[p]!r}, expected an int in "
-                f"-1000000..{10 * plus10[p]} (10 per +10 round)")
-        s.score[p] = scores[p]
-        s.plus10[p] = plus10[p]
-    # Hands: cards of this deck, each held once, wild 1s within the deck's count.
-    hands = _field(data, "hands", list)
-    if len(hands) != n:
-        raise InvalidStateError(f"field 'hands' needs {n} hands, not {len(hands)}")
-    memset(seen, 0, sizeof(seen))
-    for p in range(n):
-        if type(hands[p]) is not list:
-            raise InvalidStateError(f"field 'hands' holds {hands[p]!r}, expected a list")
-        for text in hands[p]:
-            a = _card_field(text, "hands")
-            c = CARD_COLOUR[a]
-            if c == WILD:
+        s.score[p] = f["scores"][p]
+        s.plus10[p] = f["plus10"][p]
+        for a in hands[p]:
+            if a == W1:
                 s.hand[p][WILD] = (s.hand[p][WILD] << 1) | 1
                 wilds += 1
-                continue
-            bit = (<uint32_t>1) << CARD_BIT[a]
-            if not s.deck_mask[c] & bit:
-                raise InvalidStateError(f"field 'hands' holds {text!r}, not in this deck (F2)")
-            if seen[c] & bit:
-                raise InvalidStateError(f"field 'hands' holds {text!r} twice")
-            seen[c] |= bit
-            s.hand[p][c] |= bit
-    if wilds > fool_popcount(s.deck_mask[WILD]):
-        raise InvalidStateError(
-            f"field 'hands' holds {wilds} wild 1s, this deck has "
-            f"{fool_popcount(s.deck_mask[WILD])}")
-    # The trick so far: seats clockwise from the leader skipping the Fools, cards out of
-    # the players' hands, each one legal when it was played (F4-F6).
-    fools = _field(data, "fools", list)
-    for x in fools:
-        if type(x) is not int or not 0 <= x < n or (s.fools >> x) & 1:
-            raise InvalidStateError(f"field 'fools' holds {x!r}, expected distinct seats")
-        s.fools |= 1 << x
-    if fool_popcount(s.fools) not in (0, s.nfools):
-        raise InvalidStateError(
-            f"field 'fools' is {fools!r}, expected none or {s.nfools} seat(s) (F2, F9)")
-    s.leader = _seat_field(data, "leader", n)
-    if (s.fools >> s.leader) & 1:
-        raise InvalidStateError(f"field 'leader' is {s.leader!r}, a Fool who sits out (F9)")
-    trick = _field(data, "trick", list)
+            else:
+                s.hand[p][CARD_COLOUR[a]] |= (<uint32_t>1) << CARD_BIT[a]
+    for p in fools:
+        s.fools |= 1 << p
     s.trick_size = n - fool_popcount(s.fools)
-    if len(trick) >= s.trick_size or (s.over and trick):
-        raise InvalidStateError(
-            f"field 'trick' has {len(trick)} cards, expected fewer than {s.trick_size}"
-            + (" and none once the game is over" if s.over else ""))
     s.lead = -1
     q = s.leader
     for i in range(len(trick)):
-        entry = trick[i]
-        if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int:
-            raise InvalidStateError(f"field 'trick' holds {entry!r}, expected [seat, card]")
-        if entry[0] != q:
-            raise InvalidStateError(
-                f"field 'trick' holds {entry!r}, but seat {q} plays card {i} (F4)")
-        a = _card_field(entry[1], "trick")
-        c = CARD_COLOUR[a]
-        if c == WILD:
-            wilds += 1
-        else:
-            bit = (<uint32_t>1) << CARD_BIT[a]
-            if not s.deck_mask[c] & bit or seen[c] & bit:
-                raise InvalidStateError(
-                    f"field 'trick' holds {entry[1]!r}, not in this deck or also in a hand")
-            seen[c] |= bit
-            if s.lead >= 0 and c != s.lead and s.hand[q][s.lead]:
-                raise InvalidStateError(
-                    f"field 'trick' holds {entry!r}, but seat {q} holds the lead colour (F6)")
-            if s.lead < 0:
-                s.lead = c
-        s.trick_seat[i] = q
+        a = trick[i][1]
+        wilds += a == W1
+        if s.lead < 0 and a != W1:
+            s.lead = CARD_COLOUR[a]
+        s.trick_seat[i] = trick[i][0]
         s.trick_card[i] = a
         q = (q + 1) % n
         while (s.fools >> q) & 1:
             q = (q + 1) % n
     s.trick_len = len(trick)
-    if wilds > fool_popcount(s.deck_mask[WILD]):
-        raise InvalidStateError(
-            f"fields 'hands' and 'trick' hold {wilds} wild 1s, this deck has "
-            f"{fool_popcount(s.deck_mask[WILD])}")
-    # Fools: none on the first trick of a round, otherwise exactly the Fools per trick.
-    count = 0
-    for p in range(n):
-        count += _hand_size(s.hand[p])
-    played = s.deck_len - count
-    if s.fools == 0:
-        if played != s.trick_len or s.leader != (s.dealer + 1) % n:
-            raise InvalidStateError(
-                "field 'fools' is empty, which only the first trick of a round led by the "
-                f"dealer's left ({(s.dealer + 1) % n}) allows (F3)")
-    elif played <= s.trick_len:
-        raise InvalidStateError(
-            f"field 'fools' is {fools!r}, expected {s.nfools} seat(s) after the first trick")
-    if s.over:
+    if wilds > cfg.deck[WILD]:
+        raise InvalidStateError("a Fool position does not fit: more wild 1s than the deck")
+    for i in range(4):
+        s.rng.s[i] = rng[i]
+    minus = any([x <= -80 for x in f["scores"]])
+    six = any([x >= 6 for x in f["plus10"]])
+    if minus or six:
+        s.over = 1
+        s.end = END_BOTH if minus and six else (END_MINUS_80 if minus else END_SIX_PLUS_10)
         s.to_move = NO_SEAT
     else:
         s.to_move = q
-        for p in range(n):
-            if _hand_empty(s.hand[p]) and not any(e[0] == p for e in trick):
-                raise InvalidStateError(
-                    f"field 'hands' has an empty hand for seat {p}, who has not just played "
-                    "their last card (F10)")
-    # History and generator.
-    history = _field(data, "history", list)
-    for x in history:
-        if type(x) is not int or not 0 <= x < NUM_ACTIONS:
-            raise InvalidStateError(
-                f"field 'history' holds {x!r}, expected actions in range({NUM_ACTIONS})")
-    rng = _field(data, "rng", list)
-    if len(rng) != 4 or any(type(x) is not int or not 0 <= x < 2**64 for x in rng) \
-            or not any(rng):
-        raise InvalidStateError(
-            f"field 'rng' is {rng!r}, expected four 64-bit words, not all zero")
-    for i in range(4):
-        s.rng.s[i] = rng[i]
-    if hist_load(&st.hist, history) < 0:
-        raise MemoryError("no memory for the history")
-    st.game = game
-    st.seed = data["seed"]
     return 0
+
+
+def _trick_kernel(const uint8_t[:, ::1] seats not None, const uint8_t[:, ::1] cards not None,
+                  const int8_t[::1] leads not None, const uint8_t[::1] lengths not None,
+                  int nfools, Py_ssize_t repeat=1):
+    """Resolve prepared tricks in compiled code: ``(winners, fools)`` arrays.
+
+    Row ``i`` is a trick of ``lengths[i]`` cards (action ids) played by ``seats[i]`` with
+    lead colour ``leads[i]`` (-1: only wild 1s).  ``repeat`` resolves the whole batch
+    that many times (for the kernel benchmark); the result is the same.
+    """
+    cdef Py_ssize_t n = seats.shape[0], i, r
+    if cards.shape[0] != n or leads.shape[0] != n or lengths.shape[0] != n:
+        raise ValueError("seats, cards, leads and lengths must have one row per trick")
+    if seats.shape[1] < MAX_SEATS or cards.shape[1] < MAX_SEATS:
+        raise ValueError(f"seats and cards need {MAX_SEATS} columns")
+    if nfools not in (1, 2):
+        raise ValueError(f"nfools must be 1 or 2, not {nfools!r}")
+    for i in range(n):
+        if not 2 < lengths[i] <= MAX_SEATS or not -1 <= leads[i] < 4:
+            raise ValueError(f"trick {i} has length {lengths[i]} or lead {leads[i]} out of range")
+        for r in range(lengths[i]):
+            if cards[i, r] >= NUM_ACTIONS or seats[i, r] >= MAX_SEATS:
+                raise ValueError(f"trick {i} has a card or seat out of range")
+    winners = np.zeros(n, dtype=np.uint8)
+    fools = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] w = winners, f = fools
+    cdef uint8_t win
+    cdef Py_ssize_t _again
+    with nogil:
+        for _again in range(repeat):
+            for i in range(n):
+                f[i] = _trick_fools(&seats[i, 0], &cards[i, 0], lengths[i], leads[i],
+                                    nfools, &win)
+                w[i] = win
+    return winners, fools

@@ -5,7 +5,7 @@ import numpy as np
 import numpy.typing as npt
 from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.just4fun import Just4Fun
-from boardcore.values import Just4FunDocument, Just4FunView
+from boardcore.values import Just4FunDocument, Just4FunMove, Just4FunView
 
 PLAYS: tuple[tuple[int, ...], ...]
 DECK: tuple[int, ...]
@@ -24,6 +24,9 @@ class Just4FunState(EngineState):
     def parse_action(self, text: str) -> int: ...
     def view(self, player: SupportsIndex) -> Just4FunView: ...
     def to_dict(self) -> Just4FunDocument: ...
+    def explain(self, action: SupportsIndex) -> Just4FunMove: ...
+    @property
+    def last_move(self) -> Just4FunMove | None: ...
     @staticmethod
     def _set_up(
         config: EngineConfig, game: Just4Fun, seed: int, fields: dict[str, Any]

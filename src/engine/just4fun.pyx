@@ -29,7 +29,7 @@ from libc.string cimport memcpy, memset
 from _common cimport action_index, seat_index
 from _history cimport hist_t
 from _kernel cimport kernel_t, pick, play_out
-from _rng cimport rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
@@ -501,6 +501,84 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     return play_out(state, player, history, _random_action, _apply)
 
 
+cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
+    # What `seat` cannot see: the other hands, the draw pile's order and the state's
+    # generator (future reshuffles).  The discards and every hand size are public and
+    # play reveals nothing more (an exchanged hand goes face up to the discard pile), so
+    # the unseen cards -- put in ascending order first, so that nothing of their hidden
+    # arrangement leaks -- are shuffled and dealt back by size: a uniform consistent deal.
+    cdef j4f_t *s = <j4f_t *>state
+    cdef uint8_t unseen[DECK_SIZE]
+    cdef uint8_t count[20]
+    cdef int n = 0, k = 0, p, i, v
+    memset(count, 0, sizeof(count))
+    for p in range(s.n_players):
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                count[s.hand[p][i]] += 1
+    for i in range(s.draw_n):
+        count[s.draw[i]] += 1
+    for v in range(1, 20):
+        for i in range(count[v]):
+            unseen[n] = v
+            n += 1
+    rng_shuffle_u8(rng, unseen, n)
+    for p in range(s.n_players):
+        if p != seat:
+            i = s.hand_n[p]
+            s.hand_n[p] = 0
+            while i > 0:
+                _hand_insert(s, p, unseen[k])
+                k += 1
+                i -= 1
+            if s.hand_n[p] == HAND_SIZE:
+                _index_hand(s, p)
+    for i in range(s.draw_n):
+        s.draw[i] = unseen[k]
+        k += 1
+    rng_seed(&s.rng, rng_next(rng))
+
+
+# Observation planes (docs/games/just4fun.md), in this order; seats are relative to the
+# observer (0 = the observer, 1 = the next seat to its left, ...), cells row-major.
+cdef int _observation_size(const void *config) noexcept nogil:
+    cdef int n = (<const j4f_cfg_t *>config).n_players
+    return N_FIELDS * (3 + n) + 2 * 19 + 3 * n + 1
+
+
+cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
+    cdef const j4f_t *s = <const j4f_t *>state
+    cdef int n = s.n_players
+    cdef int i, r, q, c, o = N_FIELDS
+    cdef int64_t sc[MAX_SEATS]
+    for i in range(N_FIELDS):
+        c = CELL_BIT[i]
+        out[i] = s.field[c] * <float>(1.0 / 36)                # layout
+        out[o + i] = (s.locked >> c) & 1                        # locked (J8)
+        out[o + N_FIELDS + i] = (s.closed[seat] >> c) & 1       # closed to the observer
+    o += 2 * N_FIELDS
+    q = seat
+    for r in range(n):                                          # stones, per seat / 20
+        for i in range(N_FIELDS):
+            out[o + i] = s.stones[q][CELL_BIT[i]] * <float>0.05
+        o += N_FIELDS
+        q = q + 1 if q + 1 < n else 0
+    memset(&out[o], 0, 38 * sizeof(float))                     # hand, discards / 4
+    for i in range(s.hand_n[seat]):
+        out[o + s.hand[seat][i] - 1] += <float>0.25
+    for i in range(s.discard_n):
+        out[o + 18 + s.discard[i]] += <float>0.25
+    o += 38
+    _scores(s, sc)
+    q = seat
+    for r in range(n):                                  # supplies / 20, scores / 666, to act
+        out[o + r] = s.supply[q] * <float>0.05
+        out[o + n + r] = sc[q] * <float>(1.0 / 666)
+        out[o + 2 * n + r] = s.end == RUNNING and s.current == q
+        q = q + 1 if q + 1 < n else 0
+    out[o + 3 * n] = s.draw_n * <float>(1.0 / 55)
+
+
 cdef void _stats(const void *state, int64_t *out) noexcept nogil:
     out[0] = (<const j4f_t *>state).end - 1      # Just4Fun.end_reasons
 
@@ -525,9 +603,9 @@ KERNEL.scores = _scores
 KERNEL.winners = _winners
 KERNEL.stats = _stats
 KERNEL.own_history = NULL
-KERNEL.determinize = NULL
-KERNEL.observation_size = NULL
-KERNEL.observe = NULL
+KERNEL.determinize = _determinize
+KERNEL.observation_size = _observation_size
+KERNEL.observe = _observe
 
 #: The kernel table of Just4Fun (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)

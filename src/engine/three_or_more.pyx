@@ -1,14 +1,11 @@
 """3 Or More: the compiled position (rules: ``boardcore rules three_or_more``).
 
-The whole position is one C struct (``tom_t``, 252 bytes); ``copy()`` is a
+The whole position is one C struct (``tom_t``, its history included); ``copy()`` is a
 struct copy.
 
-Table geometry.  Positions are given on a fixed table of 7 card rows x 23 card
-columns, so no square ever moves: the starting card sits at card row 3, card column
-11; row 1 can grow 11 cards to either side (columns 0..22) and rows 2-4 can stack up
-to 3 card rows above or below it (card rows 0..6).  Card row ``R`` covers square rows
-``3R .. 3R+2`` (top, middle, bottom square of its cards), so the public square
-coordinates are ``(row, col)`` with ``row`` in 0..20 and ``col`` in 0..22.
+Table geometry (docs/games/three_or_more.md).  A fixed table of 7 card rows x 23 card
+columns, the starting card at card row 3, column 11; card row ``R`` covers square rows
+``3R .. 3R+2``, so squares are ``(row, col)`` with ``row`` in 0..20, ``col`` in 0..22.
 
 Bit layout.  The bitboards only cover the block laid so far, which is never more than
 12 x 12 squares: ``plane[k][y]`` is a 16-bit row of colour ``k`` (0 R, 1 G, 2 B, 3 Y)
@@ -36,15 +33,21 @@ card of rows 2-4).
 """
 
 cimport cython
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
-from _common cimport (_illegal, action_index, legal_list, legal_mask, rollout_seed,
-                      seat_index, state_reduce)
+from _common cimport action_index, seat_index
+from _history cimport hist_t
+from _kernel cimport kernel_t, pick, play_out
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
-import numpy as np
+from boardcore._engine._state cimport EngineState
+
+from boardcore._engine._state import EngineConfig
+from boardcore.errors import NotationError
+from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView
 
 cdef extern from *:
     """
@@ -68,7 +71,7 @@ cdef enum:
     DECK = 48
     HAND = 3
     ROW_CARDS = 12
-    MAX_PLAYERS = 4
+    MAX_SEATS = 4
     ROW1 = 3            # card row of row 1
     START_COL = 11      # card column of the starting card
     NY = 14             # square rows of a plane: 12 plus a padding row at each end
@@ -89,9 +92,6 @@ COLOURS = "RGBY"
 PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right")
 DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 _DIRECTION_STEP = ((0, 1), (1, 0), (1, 1), (1, -1))
-# Every action as a ready-made int: legal_actions() hands these out instead of
-# allocating a new int per action (CPython only caches ints up to 256).
-cdef tuple ACTION_INTS = tuple(range(NUM_PLACES * 64 * 2))
 
 ctypedef struct lines_t:
     # The lines one card scored, each from its top (left) end, in plane coordinates.
@@ -102,16 +102,15 @@ ctypedef struct lines_t:
     uint8_t len[MAX_LINES]
 
 
-# Kept under 256 bytes: up to that size the compiler copies the struct inline, above
-# it copy() calls memcpy and costs half as much again.  So the history is one byte per
-# move, and the state's generator is not kept: it only shuffles at setup (T4), so its
-# state afterwards is a function of the seed (``_setup_rng``).
+# Kept under 256 bytes: the history is one byte per move, and the state's generator is
+# not kept: it only shuffles at setup (T4), so its state afterwards is a function of
+# the seed (``_setup_rng``).
 ctypedef struct tom_t:
     uint16_t plane[4][NY]
     uint8_t deck[DECK]          # the shuffled deck; the stock is deck[next_draw:]
-    uint8_t hand[MAX_PLAYERS][HAND]   # sorted ascending by card code
-    uint8_t hand_n[MAX_PLAYERS]
-    int16_t score[MAX_PLAYERS]  # at most 47 cards x 192 points (all one colour): fits
+    uint8_t hand[MAX_SEATS][HAND]   # sorted ascending by card code
+    uint8_t hand_n[MAX_SEATS]
+    int16_t score[MAX_SEATS]  # at most 47 cards x 192 points (all one colour): fits
     uint8_t hist[DECK - 1]      # move m: card | turned << 6 | (1 if placed right) << 7
     uint8_t corners             # bits 2i..2i+1: the corner (place - 3) that began row i + 2
     uint8_t players
@@ -126,8 +125,15 @@ ctypedef struct tom_t:
     int8_t last_player          # -1 before the first move
     uint8_t last_row, last_col  # table card slot of the last card laid
     uint8_t last_shown          # the last card as it lies (turned if it was)
-    uint8_t last_lines          # how many lines it scored
     int16_t last_points
+    uint16_t lines              # lines scored so far (simulate's ``lines``)
+    int16_t best                # the most points one card scored (``best_move``)
+
+ctypedef struct tom_cfg_t:
+    uint8_t players
+    uint8_t start_player
+    uint8_t turns               # 1, or 2 with allow_rotation
+    uint8_t deck[DECK]          # card codes, before the shuffle
 
 
 #: Size of the whole position in bytes (kept <= 256, see tom_t).
@@ -248,29 +254,21 @@ cdef int _hist_action(const tom_t *s, int m) noexcept nogil:
     return (place * s.turns + ((b >> 6) & 1)) * 64 + (b & 63)
 
 
-def _setup_rng(uint64_t seed):
-    """Return the state's generator words after the setup shuffle of game ``seed``."""
-    cdef rng_t rng
-    cdef uint8_t dummy[DECK]
-    rng_seed(&rng, seed)
-    rng_shuffle_u8(&rng, dummy, DECK)    # the draws do not depend on the contents
-    return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
-
-
-cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck,
-                uint64_t seed) noexcept nogil:
+cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
     # T4: shuffle, deal 3 cards to each seat (seat 0 takes the first three, seat 1 the
     # next three, ...), then the next card starts row 1.
+    cdef tom_t *s = <tom_t *>state
+    cdef const tom_cfg_t *cfg = <const tom_cfg_t *>config
     cdef int seat, j, _card
     cdef rng_t rng
     memset(s, 0, sizeof(tom_t))
     for j in range(DECK):
-        s.deck[j] = deck[j]
+        s.deck[j] = cfg.deck[j]
     rng_seed(&rng, seed)
     rng_shuffle_u8(&rng, s.deck, DECK)
-    s.players = <uint8_t>players
-    s.turns = <uint8_t>turns
-    for seat in range(players):
+    s.players = cfg.players
+    s.turns = cfg.turns
+    for seat in range(s.players):
         for _card in range(HAND):
             _insert_card(s, seat, s.deck[s.next_draw])
             s.next_draw += 1
@@ -279,7 +277,7 @@ cdef void _init(tom_t *s, int players, int start, int turns, const uint8_t *deck
     _put(s, 1, 1, s.deck[s.next_draw])
     s.next_draw += 1
     s.laid = 1
-    s.current = <int8_t>start
+    s.current = <int8_t>cfg.start_player
     s.last_player = -1
 
 
@@ -293,8 +291,9 @@ cdef inline int _phase(const tom_t *s) noexcept nogil:
     return 0
 
 
-cdef int _legal(const tom_t *s, uint16_t *out) noexcept nogil:
+cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     # Ascending: place, then turned, then card code.
+    cdef const tom_t *s = <const tom_t *>state
     cdef int n = 0, first, last, place, turned, j, card, prev
     cdef int seat = s.current
     if seat < 0:
@@ -321,7 +320,8 @@ cdef int _legal(const tom_t *s, uint16_t *out) noexcept nogil:
     return n
 
 
-cdef bint _is_legal(const tom_t *s, int action) noexcept nogil:
+cdef bint _is_legal(const void *state, int action) noexcept nogil:
+    cdef const tom_t *s = <const tom_t *>state
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, phase, j
     if s.current < 0:
         return False
@@ -347,8 +347,9 @@ cdef bint _is_legal(const tom_t *s, int action) noexcept nogil:
 
 
 @cython.cdivision(True)     # non-negative operands: C and Python modulo agree
-cdef void _apply(tom_t *s, int action) noexcept nogil:
+cdef inline void _apply(void *state, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
+    cdef tom_t *s = <tom_t *>state
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
     cdef int seat = s.current, j, k, y, row, col, pts, n_lines
     if s.turns == 2:
@@ -400,7 +401,9 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
     pts = _score(s, y, _plane_x(s, col), shown, NULL, &n_lines)
     s.score[seat] += pts
     s.last_points = pts
-    s.last_lines = <uint8_t>n_lines
+    s.lines += <uint16_t>n_lines
+    if pts > s.best:
+        s.best = <int16_t>pts
     s.last_row = <uint8_t>row
     s.last_col = <uint8_t>col
     s.last_shown = <uint8_t>shown
@@ -418,35 +421,110 @@ cdef void _apply(tom_t *s, int action) noexcept nogil:
         s.current = <int8_t>((seat + 1) % s.players)
 
 
-cdef int _play_out(tom_t *s, rng_t *player, int64_t *lines, int64_t *best) noexcept nogil:
-    # The random player: legal[bounded(len(legal))] from its own generator.
-    cdef uint16_t legal[MAX_LEGAL]
-    cdef int n, steps = 0
-    while s.current >= 0:
-        n = _legal(s, legal)
-        _apply(s, legal[rng_bounded(player, <uint32_t>n)])
-        lines[0] += s.last_lines
-        if s.last_points > best[0]:
-            best[0] = s.last_points
-        steps += 1
-    return steps
+# --------------------------------------------------- the kernel table (_kernel.pxd)
 
-
-cdef inline int _colour_at(const tom_t *s, int row, int col) noexcept nogil:
-    # The colour of table square (row, col), -1 if it is empty.
-    cdef int k, y = row - 3 * s.top + 1, x = col - s.lo + 1
-    if y < 1 or y > NY - 2 or x < 1 or x > ROW_CARDS:
+cdef int _check_config(const void *config) noexcept nogil:
+    cdef const tom_cfg_t *cfg = <const tom_cfg_t *>config
+    cdef int i
+    if not 2 <= cfg.players <= MAX_SEATS or cfg.start_player >= cfg.players:
         return -1
-    for k in range(4):
-        if (s.plane[k][y] >> x) & 1:
-            return k
-    return -1
+    if cfg.turns != 1 and cfg.turns != 2:
+        return -1
+    for i in range(DECK):
+        if cfg.deck[i] >= 64:
+            return -1
+    return 0
 
 
-cdef const uint8_t *_deck_codes(object game) except NULL:
-    cdef bytes codes = game._deck_codes
-    return <const uint8_t *>codes
+cdef int _num_players(const void *state) noexcept nogil:
+    return (<const tom_t *>state).players
 
+
+cdef int _num_actions(const void *state) noexcept nogil:
+    return NUM_PLACES * 64 * (<const tom_t *>state).turns
+
+
+cdef int _current(const void *state) noexcept nogil:
+    return (<const tom_t *>state).current
+
+
+cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+    cdef uint16_t legal[MAX_LEGAL]
+    return pick(legal, _legal(state, legal), player)
+
+
+cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
+    return play_out(state, player, history, _random_action, _apply)
+
+
+cdef void _scores(const void *state, int64_t *out) noexcept nogil:
+    cdef const tom_t *s = <const tom_t *>state
+    cdef int p
+    for p in range(s.players):
+        out[p] = s.score[p]
+
+
+cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
+    # T12: the highest total; tied leaders share.
+    cdef const tom_t *s = <const tom_t *>state
+    cdef int p, best = s.score[0]
+    for p in range(1, s.players):
+        if s.score[p] > best:
+            best = s.score[p]
+    for p in range(s.players):
+        out[p] = s.score[p] == best
+
+
+cdef void _stats(const void *state, int64_t *out) noexcept nogil:
+    cdef const tom_t *s = <const tom_t *>state
+    out[0] = s.lines        # ThreeOrMore.stat_names
+    out[1] = s.best
+
+
+cdef Py_ssize_t _own_history(const void *state, uint16_t *out) noexcept nogil:
+    # One byte a move in the position, so a copy is one struct copy.
+    cdef const tom_t *s = <const tom_t *>state
+    cdef int m
+    for m in range(s.laid - 1):
+        out[m] = <uint16_t>_hist_action(s, m)
+    return s.laid - 1
+
+
+cdef kernel_t KERNEL = kernel_t(
+    name=b"three_or_more", state_size=sizeof(tom_t), config_size=sizeof(tom_cfg_t),
+    max_legal=MAX_LEGAL, n_stats=2, check_config=_check_config, init=_init,
+    num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
+    is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
+    scores=_scores, winners=_winners, stats=_stats, own_history=_own_history,
+    determinize=NULL, observation_size=NULL, observe=NULL)
+
+#: The kernel table of 3 Or More (a capsule named "boardcore.kernel_t").
+KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
+
+
+def config(players, start_player, allow_rotation, deck):
+    """Return the engine configuration of a 3 Or More game (checked).
+
+    Args:
+        players: 2..4 seats.
+        start_player: the seat that lays the first card.
+        allow_rotation: whether a card may be laid upside down (T3).
+        deck: the 48 cards as codes (``card_code``), in their order before the shuffle.
+    """
+    cdef tom_cfg_t cfg
+    cdef int i
+    memset(&cfg, 0, sizeof(cfg))
+    cfg.players = players
+    cfg.start_player = start_player
+    cfg.turns = 2 if allow_rotation else 1
+    if len(deck) != DECK:
+        raise ValueError(f"deck must hold {DECK} card codes")
+    for i in range(DECK):
+        cfg.deck[i] = deck[i]
+    return EngineConfig(ThreeOrMoreState, (<char *>&cfg)[:sizeof(cfg)])
+
+
+# ------------------------------------------- cards, notation, the table as values
 
 def card_code(str text not None):
     """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
@@ -464,358 +542,250 @@ cdef str _card_text(int card):
     return COLOURS[(card >> 4) & 3] + COLOURS[(card >> 2) & 3] + COLOURS[card & 3]
 
 
-cdef object _IllegalActionError = None
-cdef object _NotationError = None
-cdef object _InvalidStateError = None
+cdef str _notation(int action, int turns):
+    cdef int card = action & 63, rest = action >> 6, turned = 0
+    if turns == 2:
+        turned = rest & 1
+        rest >>= 1
+    text = _card_text(card) + ("^" if turned else "")
+    return text + "@" + PLACES[rest] if rest else text
 
 
-cdef _errors():
-    global _IllegalActionError, _NotationError, _InvalidStateError
-    if _IllegalActionError is None:
-        from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
-        _IllegalActionError = IllegalActionError
-        _NotationError = NotationError
-        _InvalidStateError = InvalidStateError
+cdef int _parse(object text, int turns) except -1:
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be a str such as 'RRG@left', not {text!r}")
+    card_part, sep, place_text = text.partition("@")
+    turned = card_part.endswith("^")
+    card_text = card_part[:len(card_part) - 1] if turned else card_part
+    if len(card_text) != 3 or any(c not in COLOURS for c in card_text) \
+            or (sep and place_text not in PLACES[1:]):
+        raise NotationError(
+            f"{text[:40]!r} is not a move: write a card as held (3 of the letters R, G, B, "
+            f"Y), '^' if it is turned, then '@left', '@right', '@top-left', '@top-right', "
+            f"'@bottom-left' or '@bottom-right' where there is a choice, e.g. 'RRG@left'"
+        )
+    if turned and turns == 1:
+        raise NotationError(f"{text!r} turns a card, which needs allow_rotation=True")
+    place = PLACES.index(place_text) if sep else 0
+    return (place * turns + (1 if turned else 0)) * 64 + card_code(card_text)
 
 
-cdef bint _same(object a, object b):
-    # Equality that also insists on equal types (True is not 1, 1.0 is not 1).
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)
-    return a == b
+cdef inline int _colour_at(const tom_t *s, int row, int col) noexcept nogil:
+    # The colour of table square (row, col), -1 if it is empty.
+    cdef int k, y = row - 3 * s.top + 1, x = col - s.lo + 1
+    if y < 1 or y > NY - 2 or x < 1 or x > ROW_CARDS:
+        return -1
+    for k in range(4):
+        if (s.plane[k][y] >> x) & 1:
+            return k
+    return -1
 
 
-# --------------------------------------------------------------------------- the state
+cdef tuple _grid(const tom_t *s):
+    cdef int y, x, k
+    rows = []
+    for y in range(21):
+        cells = []
+        for x in range(23):
+            k = _colour_at(s, y, x)
+            cells.append(COLOURS[k] if k >= 0 else ".")
+        rows.append("".join(cells))
+    return tuple(rows)
+
+
+cdef tuple _places(const tom_t *s):
+    cdef int phase
+    if s.current < 0:
+        return ()
+    phase = _phase(s)
+    if phase == 1:
+        return PLACES[1:3]
+    if phase == 2:
+        return PLACES[3:]
+    return ("next",)
+
+
+cdef list _slots(const tom_t *s):
+    # Card slots (card row, card column) where the next card may go.
+    cdef int phase
+    if s.current < 0:
+        return []
+    phase = _phase(s)
+    if phase == 1:
+        return [(ROW1, s.lo - 1), (ROW1, s.hi + 1)]
+    if phase == 2:
+        return [(s.top - 1, s.lo), (s.top - 1, s.hi), (s.bottom + 1, s.lo), (s.bottom + 1, s.hi)]
+    return [(s.open_row, s.open_next)]
+
+
+cdef tuple _scores_of(const tom_t *s):
+    cdef int i
+    return tuple([s.score[i] for i in range(s.players)])
+
+
+cdef list _hand(const tom_t *s, int seat):
+    cdef int i
+    return [_card_text(s.hand[seat][i]) for i in range(s.hand_n[seat])]
+
+
+cdef object _breakdown(const tom_t *s):
+    # How the last card laid scored (a MoveScore), None before the first move.  The last
+    # card is the newest on the table, so scoring it again on the table as it stands
+    # gives exactly the lines it scored.
+    cdef int i, t, d, n
+    cdef lines_t found
+    if s.last_player < 0:
+        return None
+    _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col), s.last_shown, &found, &n)
+    lines = []
+    for i in range(found.n):
+        d = found.dir[i]
+        n = found.len[i]
+        dy, dx = _DIRECTION_STEP[d]
+        y = found.y[i] - 1 + 3 * s.top
+        x = found.x[i] - 1 + s.lo
+        lines.append(ScoredLine(
+            direction=DIRECTIONS[d],
+            squares=tuple([(y + t * dy, x + t * dx) for t in range(n)]),
+            points=n * (2 if d >= 2 else 1),
+        ))
+    return MoveScore(
+        player=s.last_player,
+        move=_notation(_hist_action(s, s.laid - 2), s.turns),
+        points=s.last_points,
+        lines=tuple(lines),
+    )
+
+
+cdef str _picture(const tom_t *s):
+    cdef int y, k, i, r, c
+    slots = _slots(s)
+    open_cols = {c for _, c in slots}
+    open_rows = {r for r, _ in slots}
+    rows_used = [r for r in range(7) if r in open_rows or (s.top <= r <= s.bottom)]
+    cols = [c for c in range(23) if c in open_cols or s.lo <= c <= s.hi]
+    c0, c1 = min(cols), max(cols)
+    slot_set = set(slots)
+    head = "over" if s.current < 0 else f"seat {s.current} to play"
+    lines = [
+        f"3 Or More, {s.players} players, {s.laid} of 48 cards laid, {head}; "
+        f"scores {' '.join(str(v) for v in _scores_of(s))}; stock {DECK - s.next_draw}",
+        "      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]),
+    ]
+    for r in range(min(rows_used), max(rows_used) + 1):
+        for i in range(3):
+            y = 3 * r + i
+            cells = []
+            for c in range(c0, c1 + 1):
+                k = _colour_at(s, y, c)
+                cells.append(COLOURS[k] if k >= 0 else ("*" if (r, c) in slot_set else "."))
+            lines.append(f"  {y:>2}  {''.join(cells)}")
+    last = _breakdown(s)
+    if last is not None:
+        parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
+                          for ln in last.lines) or "no line"
+        lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
+    lines.append("hands: " + " | ".join(
+        f"{seat}: " + (" ".join(_hand(s, seat)) or "-") for seat in range(s.players)))
+    if s.current >= 0:
+        lines.append("next card goes at * (" + ", ".join(_places(s)) + ")")
+    return "\n".join(lines)
+
+
+cdef list _setup_rng(uint64_t seed):
+    # The state's generator words after the setup shuffle of game ``seed``.
+    cdef rng_t rng
+    cdef uint8_t dummy[DECK]
+    rng_seed(&rng, seed)
+    rng_shuffle_u8(&rng, dummy, DECK)    # the draws do not depend on the contents
+    return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
+
+
+# ------------------------------------ the state class (shared methods: EngineState)
 
 @cython.final
-@cython.freelist(64)    # copies in search loops reuse freed objects instead of allocating
-@cython.no_gc           # holds only the game and the seed, neither can refer back to a state
-cdef class ThreeOrMoreState:
-    """A 3 Or More position; make one with ``ThreeOrMore(players=...).new_state(seed)``."""
+@cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+cdef class ThreeOrMoreState(EngineState):
+    """A 3 Or More position; make one with ``ThreeOrMore(players=...).new_state(seed)``.
+
+    >>> import boardcore
+    >>> state = boardcore.make("three_or_more", players=2).new_state(seed=3)
+    >>> state.current_player, state.view(0).places
+    (0, ('left', 'right'))
+    """
 
     cdef tom_t s
-    cdef readonly object game
-    cdef readonly object seed
-    cdef int num_actions
 
-    def __init__(self):
-        raise TypeError("make a 3 Or More state with ThreeOrMore(players=...).new_state(seed)")
+    def __cinit__(self):
+        self._s = &self.s
+        self._k = &KERNEL
 
-    @staticmethod
-    def _new(game, seed):
-        cdef ThreeOrMoreState st = ThreeOrMoreState.__new__(ThreeOrMoreState)
-        st.game = game
-        st.seed = seed
-        st.num_actions = game.num_actions
-        _init(&st.s, game.num_players, game.options["start_player"],
-              2 if game.options["allow_rotation"] else 1, _deck_codes(game), seed)
-        return st
-
-    @staticmethod
-    def _from_dict(game, data):
-        """Rebuild from ``to_dict()``: replay ``seed`` + ``history``, check every field."""
-        _errors()
-        cdef ThreeOrMoreState st = ThreeOrMoreState._new(game, data["seed"])
-        history = data.get("history")
-        if type(history) is not list:
-            raise _InvalidStateError(f"field 'history' must be a list of actions, not {history!r}")
-        if len(history) > DECK - 1:
-            raise _InvalidStateError(f"field 'history' holds {len(history)} actions, at most 47")
-        for i, action in enumerate(history):
-            if type(action) is not int or not 0 <= action < st.num_actions \
-                    or not _is_legal(&st.s, action):
-                raise _InvalidStateError(
-                    f"field 'history' action {i} is {action!r}, not a legal action there "
-                    f"(in the game dealt from seed {data['seed']!r})"
-                )
-            _apply(&st.s, action)
-        expected = st.to_dict()
-        for key in data:
-            if key not in expected:
-                raise _InvalidStateError(
-                    f"unknown field {key!r}; allowed: {', '.join(expected)}"
-                )
-        for key, value in expected.items():
-            if key not in data:
-                raise _InvalidStateError(f"state data has no field {key!r}")
-            if key != "options" and not _same(data[key], value):
-                raise _InvalidStateError(
-                    f"field {key!r} is {data[key]!r}, which does not match the game that "
-                    f"the seed and the history ({len(history)} actions) give "
-                    f"(expected {value!r})"
-                )
-        return st
-
-    @staticmethod
-    def _simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                        int64_t[:, ::1] scores, uint8_t[:, ::1] winners,
-                        int64_t[::1] lengths, int64_t[:, ::1] stats):
+    cdef tom_t _snapshot(self) except *:
+        # The position, copied under the state's lock, for Python-level results.
         cdef tom_t s
-        cdef rng_t player
-        cdef Py_ssize_t i
-        cdef int seat, best_score, n = game.num_players
-        cdef int start_player = game.options["start_player"]
-        cdef int turns = 2 if game.options["allow_rotation"] else 1
-        cdef const uint8_t *deck = _deck_codes(game)
-        cdef int64_t lines, best
-        with nogil:
-            for i in range(start, stop):
-                _init(&s, n, start_player, turns, deck, derive_seed(seed, 0, <uint64_t>i))
-                rng_seed(&player, derive_seed(seed, 1, <uint64_t>i))
-                lines = 0
-                best = 0
-                lengths[i] = _play_out(&s, &player, &lines, &best)
-                best_score = s.score[0]
-                for seat in range(1, n):
-                    if s.score[seat] > best_score:
-                        best_score = s.score[seat]
-                for seat in range(n):
-                    scores[i, seat] = s.score[seat]
-                    winners[i, seat] = s.score[seat] == best_score      # T12
-                stats[i, 0] = lines
-                stats[i, 1] = best
+        self._check()
+        with cython.critical_section(self):
+            s = self.s
+        return s
 
-    # ------------------------------------------------------------------ protocol
-
-    @property
-    def current_player(self):
-        """The seat to act, or ``None`` once the game is over."""
-        return None if self.s.current < 0 else self.s.current
-
-    def legal_actions(self):
-        """Return the legal actions, ascending."""
-        cdef uint16_t buf[MAX_LEGAL]
-        return legal_list(ACTION_INTS, buf, _legal(&self.s, buf))
-
-    def legal_actions_mask(self):
-        """Return a ``bool_`` array of length ``game.num_actions``, True where legal."""
-        cdef uint16_t buf[MAX_LEGAL]
-        return legal_mask(np.zeros(self.num_actions, dtype=np.bool_), buf, _legal(&self.s, buf))
-
-    def apply(self, action):
-        """Lay a card: ``action`` must be one of ``legal_actions()``.
-
-        Raises:
-            TypeError: ``action`` is not an integer (bool, float and str included).
-            IllegalActionError: ``action`` is not legal here; the state is unchanged.
-        """
-        cdef Py_ssize_t a = action_index(action, self.num_actions)
-        if not _is_legal(&self.s, <int>a):
-            self._refuse(action)
-        _apply(&self.s, <int>a)
-
-    cdef int _refuse(self, object action) except -1:
-        if self.s.current < 0:
-            _illegal(action, "the game is over")
-        _illegal(action, f"legal actions are {self.legal_actions()} "
-                         f"({', '.join(self.action_to_str(a) for a in self.legal_actions())})")
-        return -1
+    # -- notation -------------------------------------------------------------------
 
     def action_to_str(self, action):
         """Return the notation of ``action`` (``"RRG@left"``, ``"RGB@top-left"``, ``"RRG"``).
 
         Any action in ``range(game.num_actions)`` has a notation, legal here or not.
         """
-        cdef Py_ssize_t a = action_index(action, self.num_actions)
-        cdef int card = a & 63, rest = a >> 6, turned = 0
-        if self.s.turns == 2:
-            turned = rest & 1
-            rest >>= 1
-        text = _card_text(card) + ("^" if turned else "")
-        return text + "@" + PLACES[rest] if rest else text
+        self._check()
+        return _notation(<int>action_index(action, self._actions),
+                         self._actions // (NUM_PLACES * 64))
 
     def parse_action(self, text):
-        """Return the legal action written ``text``.
+        """Return the action written ``text``: the card as held, ``^`` if it is turned,
+        then ``@place`` where there is a choice (``"RRG@left"``, ``"RRG^@right"``, ``"RRG"``).
+
+        ``parse_action(action_to_str(a)) == a`` for every action; whether it is legal
+        here is apply's to say.
 
         Raises:
-            NotationError: ``text`` is not a move in the notation, or not legal here.
+            NotationError: ``text`` names no action (not a card, an unknown place, or a
+                turned card without ``allow_rotation``).
         """
-        _errors()
-        if not isinstance(text, str):
-            raise _NotationError(f"a move must be a str such as 'RRG@left', not {text!r}")
-        card_part, sep, place_text = text.partition("@")
-        turned = card_part.endswith("^")
-        card_text = card_part[:len(card_part) - 1] if turned else card_part
-        if len(card_text) != 3 or any(c not in COLOURS for c in card_text) \
-                or (sep and place_text not in PLACES[1:]):
-            raise _NotationError(
-                f"{text!r} is not a move: write a card as held (3 of the letters R, G, B, Y),"
-                f" '^' if it is turned, then '@left', '@right', '@top-left', '@top-right',"
-                f" '@bottom-left' or '@bottom-right' where there is a choice, e.g. 'RRG@left'"
-            )
-        card = card_code(card_text)
-        if turned and self.s.turns == 1:
-            raise _NotationError(f"{text!r} turns a card, which needs allow_rotation=True")
-        if turned and _reverse(card) == card:
-            raise _NotationError(f"{text!r}: {card_text} reads the same both ways, "
-                                 f"it has no turned form")
-        place = PLACES.index(place_text) if sep else 0
-        action = (place * self.s.turns + (1 if turned else 0)) * 64 + card
-        if not _is_legal(&self.s, action):
-            legal = [self.action_to_str(a) for a in self.legal_actions()]
-            raise _NotationError(
-                f"{text!r} is not legal here; legal: {', '.join(legal) or 'none (game over)'}"
-            )
-        return action
+        self._check()
+        return _parse(text, self._actions // (NUM_PLACES * 64))
 
-    def is_over(self):
-        """Return True once all 48 cards are laid (T9)."""
-        return self.s.current < 0
-
-    def scores(self):
-        """Return every seat's points so far."""
-        cdef int i
-        return tuple([self.s.score[i] for i in range(self.s.players)])
-
-    def outcome(self):
-        """Return ``None`` until the game is over, then the ``Outcome`` (T12: ties share)."""
-        if self.s.current >= 0:
-            return None
-        from boardcore.protocol import Outcome
-        scores = self.scores()
-        best = max(scores)
-        return Outcome(scores=scores,
-                       winners=frozenset(i for i, v in enumerate(scores) if v == best))
-
-    def copy(self):
-        """Return an independent copy (one struct copy)."""
-        cdef ThreeOrMoreState c = ThreeOrMoreState.__new__(ThreeOrMoreState)
-        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
-        c.game = self.game
-        c.seed = self.seed
-        c.num_actions = self.num_actions
-        return c
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def history(self):
-        """Return the actions applied since ``new_state``, in order."""
-        cdef int i
-        return [_hist_action(&self.s, i) for i in range(self.s.laid - 1)]
-
-    def rollout(self, seed=None):
-        """Play uniformly random moves to the end, in place, and return the ``Outcome``.
-
-        Args:
-            seed: the random player's seed (``None`` draws one from the OS).
-        """
-        cdef rng_t player
-        cdef int64_t lines = 0, best = 0
-        rng_seed(&player, rollout_seed(seed))
-        with nogil:
-            _play_out(&self.s, &player, &lines, &best)
-        return self.outcome()
-
-    # ------------------------------------------------------------------ 3 Or More
-
-    def last_breakdown(self):
-        """Return how the last card laid scored (a ``MoveScore``), or ``None`` before any move."""
-        if self.s.last_player < 0:
-            return None
-        from boardcore.three_or_more import MoveScore, ScoredLine
-        cdef int i, t, d, n
-        cdef lines_t found
-        # The last card is the newest on the table, so scoring it again on the table as
-        # it stands gives exactly the lines it scored.
-        _score(&self.s, _plane_y(&self.s, self.s.last_row), _plane_x(&self.s, self.s.last_col),
-               self.s.last_shown, &found, &n)
-        lines = []
-        for i in range(found.n):
-            d = found.dir[i]
-            n = found.len[i]
-            dy, dx = _DIRECTION_STEP[d]
-            y = found.y[i] - 1 + 3 * self.s.top
-            x = found.x[i] - 1 + self.s.lo
-            lines.append(ScoredLine(
-                direction=DIRECTIONS[d],
-                squares=tuple([(y + t * dy, x + t * dx) for t in range(n)]),
-                points=n * (2 if d >= 2 else 1),
-            ))
-        return MoveScore(
-            player=self.s.last_player,
-            move=self.action_to_str(_hist_action(&self.s, self.s.laid - 2)),
-            points=self.s.last_points,
-            lines=tuple(lines),
-        )
-
-    def grid(self):
-        """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
-        cdef int y, x, k
-        rows = []
-        for y in range(21):
-            cells = []
-            for x in range(23):
-                k = _colour_at(&self.s, y, x)
-                cells.append(COLOURS[k] if k >= 0 else ".")
-            rows.append("".join(cells))
-        return tuple(rows)
-
-    def places(self):
-        """Return the names of the places the next card may go (``("left", "right")``, …)."""
-        if self.s.current < 0:
-            return ()
-        phase = _phase(&self.s)
-        if phase == 1:
-            return PLACES[1:3]
-        if phase == 2:
-            return PLACES[3:]
-        return ("next",)
-
-    cdef list _slots(self):
-        # Card slots (card row, card column) where the next card may go.
-        if self.s.current < 0:
-            return []
-        phase = _phase(&self.s)
-        if phase == 1:
-            return [(ROW1, self.s.lo - 1), (ROW1, self.s.hi + 1)]
-        if phase == 2:
-            return [(self.s.top - 1, self.s.lo), (self.s.top - 1, self.s.hi),
-                    (self.s.bottom + 1, self.s.lo), (self.s.bottom + 1, self.s.hi)]
-        return [(self.s.open_row, self.s.open_next)]
+    # -- what a seat may see, and the whole state -----------------------------------
 
     def view(self, player):
         """Return what seat ``player`` may see: the table, scores, its own hand, sizes."""
-        cdef int seat = seat_index(player, self.s.players)
-        cdef int i
-        from boardcore.three_or_more import ThreeOrMoreView
+        cdef tom_t s = self._snapshot()
+        cdef int seat = seat_index(player, s.players)
         return ThreeOrMoreView(
             player=seat,
-            current_player=self.current_player,
-            grid=self.grid(),
-            places=self.places(),
-            scores=self.scores(),
-            hand=tuple([_card_text(self.s.hand[seat][i]) for i in range(self.s.hand_n[seat])]),
-            hand_sizes=tuple([self.s.hand_n[i] for i in range(self.s.players)]),
-            stock_size=DECK - self.s.next_draw,
-            cards_laid=self.s.laid,
-            last_move=self.last_breakdown(),
+            current_player=None if s.current < 0 else s.current,
+            is_over=s.current < 0,
+            scores=_scores_of(&s),
+            hand=tuple(_hand(&s, seat)),
+            hand_sizes=tuple([s.hand_n[i] for i in range(s.players)]),
+            draw_pile_size=DECK - s.next_draw,
+            grid=_grid(&s),
+            places=_places(&s),
+            cards_laid=s.laid,
+            last_move=_breakdown(&s),
         )
 
-    def to_dict(self):
-        """Return the whole state as a JSON-safe dict (``docs/games/three_or_more.md``)."""
-        from boardcore.protocol import header
-        cdef int i, j
-        d = header(self)
-        last = self.last_breakdown()
-        d.update({
-            "current_player": self.current_player,
-            "scores": list(self.scores()),
-            "hands": [[_card_text(self.s.hand[i][j]) for j in range(self.s.hand_n[i])]
-                      for i in range(self.s.players)],
-            "stock": [_card_text(self.s.deck[i]) for i in range(self.s.next_draw, DECK)],
-            "grid": list(self.grid()),
-            "row1": [self.s.lo, self.s.hi],
-            "block": [self.s.top, self.s.bottom],
-            "open_row": None if self.s.laid <= ROW_CARDS or self.s.laid % ROW_CARDS == 0
-            else [self.s.open_row, self.s.open_next, self.s.open_dir],
+    def _fields(self):
+        cdef tom_t s = self._snapshot()
+        last = _breakdown(&s)
+        return {
+            "current_player": None if s.current < 0 else s.current,
+            "scores": list(_scores_of(&s)),
+            "hands": [_hand(&s, i) for i in range(s.players)],
+            "stock": [_card_text(s.deck[i]) for i in range(s.next_draw, DECK)],
+            "grid": list(_grid(&s)),
+            "row1": [s.lo, s.hi],
+            "block": [s.top, s.bottom],
+            "open_row": None if s.laid <= ROW_CARDS or s.laid % ROW_CARDS == 0
+            else [s.open_row, s.open_next, s.open_dir],
             "last_move": None if last is None else {
                 "player": last.player,
                 "move": last.move,
@@ -824,63 +794,39 @@ cdef class ThreeOrMoreState:
                            "squares": [list(sq) for sq in ln.squares],
                            "points": ln.points} for ln in last.lines],
             },
-            "history": self.history(),
             "rng": _setup_rng(self.seed),
-        })
-        return d
-
-    def __reduce__(self):
-        return state_reduce(self)
-
-    def __repr__(self):
-        who = "over" if self.s.current < 0 else f"seat {self.s.current} to move"
-        return f"<ThreeOrMoreState {self.s.players} players, {who}, move {self.s.laid}>"
+        }
 
     def __str__(self):
-        cdef int y, k, i
-        slots = self._slots()
-        open_cols = {c for _, c in slots}
-        open_rows = {r for r, _ in slots}
-        rows_used = [r for r in range(7) if r in open_rows or (self.s.top <= r <= self.s.bottom)]
-        cols = [c for c in range(23) if c in open_cols or self.s.lo <= c <= self.s.hi]
-        c0, c1 = min(cols), max(cols)
-        slot_set = set(slots)
-        lines = []
-        head = "over" if self.s.current < 0 else f"seat {self.s.current} to play"
-        lines.append(
-            f"3 Or More, {self.s.players} players, {self.s.laid} of 48 cards laid, {head}; "
-            f"scores {' '.join(str(v) for v in self.scores())}; stock {DECK - self.s.next_draw}"
-        )
-        lines.append("      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]))
-        for r in range(min(rows_used), max(rows_used) + 1):
-            for i in range(3):
-                y = 3 * r + i
-                cells = []
-                for c in range(c0, c1 + 1):
-                    k = _colour_at(&self.s, y, c)
-                    cells.append(COLOURS[k] if k >= 0 else ("*" if (r, c) in slot_set else "."))
-                lines.append(f"  {y:>2}  {''.join(cells)}")
-        last = self.last_breakdown()
-        if last is not None:
-            parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
-                              for ln in last.lines) or "no line"
-            lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
-        lines.append("hands: " + " | ".join(
-            f"{seat}: " + (" ".join([_card_text(self.s.hand[seat][i])
-                                     for i in range(self.s.hand_n[seat])]) or "-")
-            for seat in range(self.s.players)))
-        if self.s.current >= 0:
-            lines.append("next card goes at * (" + ", ".join(self.places()) + ")")
-        return "\n".join(lines)
+        cdef tom_t s = self._snapshot()
+        return _picture(&s)
+
+    # -- 3 Or More ------------------------------------------------------------------
+
+    def last_breakdown(self):
+        """Return how the last card laid scored (a ``MoveScore``), or ``None`` before any move."""
+        cdef tom_t s = self._snapshot()
+        return _breakdown(&s)
+
+    def grid(self):
+        """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
+        cdef tom_t s = self._snapshot()
+        return _grid(&s)
+
+    def places(self):
+        """Return the names of the places the next card may go (``("left", "right")``, …)."""
+        cdef tom_t s = self._snapshot()
+        return _places(&s)
 
 
-# --------------------------------------------------------------------------- bench hook
+# ------------------------------------------------------------------------ bench hook
 
 @cython.final
 cdef class _ScoreBench:
     """Prepared positions for timing the scoring kernel alone (``bench/``).
 
-    Each position is a table with one card just laid; ``run(reps)`` scores every card
+    Each position is a table with one card just laid: game ``derive_seed(seed, 0, i)``
+    of ``game`` played at random to a random length.  ``run(reps)`` scores every card
     ``reps`` times in a compiled loop and returns the total points (a checksum).
     """
 
@@ -888,26 +834,26 @@ cdef class _ScoreBench:
     cdef int n
 
     def __cinit__(self, game, int positions, uint64_t seed):
-        if positions < 1:
-            raise ValueError(f"positions must be at least 1, not {positions!r}")
-        self.states = <tom_t *>malloc(positions * sizeof(tom_t))
-        if not self.states:
-            raise MemoryError()
         cdef rng_t player
         cdef tom_t s
         cdef uint16_t legal[MAX_LEGAL]
-        cdef int i, n, action, laid_at
+        cdef int i, laid_at
+        if not 1 <= positions <= 1 << 20:
+            raise ValueError(f"positions must be at least 1 and at most {1 << 20}, "
+                             f"not {positions!r}")
+        self.states = <tom_t *>malloc(positions * sizeof(tom_t))
+        if not self.states:
+            raise MemoryError()
         rng_seed(&player, seed)
         for i in range(positions):
-            _init(&s, game.num_players, 0, 2 if game.options["allow_rotation"] else 1,
-                  _deck_codes(game), derive_seed(seed, 0, <uint64_t>i))
+            start = game.new_state(seed=derive_seed(seed, 0, <uint64_t>i))
+            if not isinstance(start, ThreeOrMoreState):
+                raise TypeError(f"game must be a 3 Or More game, not {game!r}")
+            (<ThreeOrMoreState>start)._check()
+            s = (<ThreeOrMoreState>start).s
             laid_at = 2 + rng_bounded(&player, DECK - 1)      # 2..48 cards on the table
-            while True:
-                n = _legal(&s, legal)
-                action = legal[rng_bounded(&player, <uint32_t>n)]
-                _apply(&s, action)
-                if s.laid == laid_at:
-                    break
+            while s.laid < laid_at:
+                _apply(&s, pick(legal, _legal(&s, legal), &player))
             self.states[i] = s
         self.n = positions
 

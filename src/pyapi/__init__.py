@@ -30,6 +30,7 @@ from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, simulate
 from boardcore.three_or_more import ThreeOrMore
 from boardcore.values import Outcome, quote
+from boardcore.vector import VectorEnv
 
 __all__ = [
     "GAMES",
@@ -46,6 +47,7 @@ __all__ = [
     "Record",
     "SimulationResult",
     "State",
+    "VectorEnv",
     "__version__",
     "make",
     "record",

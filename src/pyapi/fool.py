@@ -17,7 +17,7 @@ deal themselves, and ``scores()`` are the running totals (``docs/games/fool.md``
 ('G5', True)
 >>> state.apply(card)
 >>> state.view(1).trick
-((0, 3),)
+((0, 'G5'),)
 >>> state.rollout(seed=1).winners
 frozenset({1})
 """
@@ -25,15 +25,18 @@ frozenset({1})
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import cast
+from typing import Any, ClassVar, cast
 
-from boardcore._engine.fool import FoolState
-from boardcore.errors import ConfigurationError
+from boardcore._checks import field, int_field, list_field, rng_field
+from boardcore._engine import fool as _engine
+from boardcore._engine._state import EngineConfig
+from boardcore._engine.fool import CARDS, FoolState
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
+from boardcore.values import FoolView, quote
 
-__all__ = ["DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolState", "FoolView"]
+__all__ = ["CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolState", "FoolView"]
 
 #: Rule F2 as data: players -> highest green, red, yellow and blue value, wild 1s.
 DECKS: Mapping[int, tuple[int, int, int, int, int]] = MappingProxyType({
@@ -49,54 +52,14 @@ FOOLS_PER_TRICK: Mapping[int, int] = MappingProxyType({4: 1, 5: 1, 6: 1, 7: 2, 8
 NUM_ACTIONS = 83
 _LIMITS = (27, 23, 21, 15, 6)
 _DECK_FIELDS = ("green", "red", "yellow", "blue", "wild 1s")
+_ACTION = {name: a for a, name in enumerate(CARDS)}
+_W1 = 82
+#: A set-up position's round and scores stay within these bounds.
+_ROUND_MAX = 1_000_000
+_SCORE_MIN = -1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class FoolView:
-    """What one seat may see: its own hand, the table, never another hand.
-
-    Cards are actions (``state.action_to_str`` gives their notation); a wild 1 appears
-    once per copy.
-
-    Attributes:
-        player: the seat this view belongs to.
-        round: the round number, from 1.
-        dealer: this round's dealer.
-        leader: the seat that led (or leads) the current trick.
-        current_player: the seat to play, ``None`` once the game is over.
-        lead_colour: ``"green"``, ``"red"``, ``"yellow"``, ``"blue"`` or ``None``.
-        trick: ``(seat, card)`` pairs of the trick so far, in play order.
-        played: every card played this round, the current trick included, ascending.
-        fools: the seats holding a Fool disc (sitting out the current trick).
-        hand: the player's own cards, ascending.
-        hand_sizes: how many cards each seat holds.
-        scores: the running totals.
-        plus10: in how many rounds each seat scored +10.
-        is_over: whether the game has ended.
-
-    >>> import boardcore
-    >>> view = boardcore.make("fool", players=5).new_state(seed=3).view(2)
-    >>> len(view.hand), view.hand_sizes, view.fools
-    (12, (12, 12, 12, 12, 12), frozenset())
-    """
-
-    player: int
-    round: int
-    dealer: int
-    leader: int
-    current_player: int | None
-    lead_colour: str | None
-    trick: tuple[tuple[int, int], ...]
-    played: tuple[int, ...]
-    fools: frozenset[int]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    scores: tuple[int, ...]
-    plus10: tuple[int, ...]
-    is_over: bool
-
-
-class Fool(Game):
+class Fool(Game[FoolState]):
     """The configuration of a game of Fool for 4-8 players.
 
     Options:
@@ -121,7 +84,7 @@ class Fool(Game):
     option_defaults = MappingProxyType({"deck": None, "start_player": 0})
     end_reasons = ("minus_80", "six_plus_10", "both")
     stat_names = ("end", "rounds")
-    _state_class = FoolState
+    state_class: ClassVar[type[FoolState]] = FoolState
 
     __slots__ = ()
 
@@ -130,7 +93,7 @@ class Fool(Game):
         start = options["start_player"]
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < n:
             raise ConfigurationError(
-                f"option 'start_player' is {start!r}, expected a seat in range({n})"
+                f"option 'start_player' is {quote(start)}, expected a seat in range({n})"
             )
         deck = options["deck"]
         if deck is not None:
@@ -143,28 +106,31 @@ class Fool(Game):
     def _check_deck(deck: object, n: int) -> tuple[int, int, int, int, int]:
         if not isinstance(deck, (tuple, list)) or len(deck) != 5:
             raise ConfigurationError(
-                f"option 'deck' is {deck!r}, expected None or (green, red, yellow, blue, "
+                f"option 'deck' is {quote(deck)}, expected None or (green, red, yellow, blue, "
                 "wilds): the highest value of each colour and the number of wild 1s"
             )
-        for value, limit, field in zip(deck, _LIMITS, _DECK_FIELDS):
-            low = 0 if field == "wild 1s" else 2
+        for value, limit, name in zip(deck, _LIMITS, _DECK_FIELDS):
+            low = 0 if name == "wild 1s" else 2
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= limit:
                 raise ConfigurationError(
-                    f"option 'deck' has {field} {value!r}, expected an int in {low}..{limit}"
+                    f"option 'deck' has {name} {quote(value)}, expected an int in {low}..{limit}"
                 )
         g, r, y, b, w = deck
         size = (g - 1) + (r - 1) + (y - 1) + (b - 1) + w
         if size % n:
             raise ConfigurationError(
-                f"option 'deck' is {deck!r}: its {size} cards do not split evenly "
+                f"option 'deck' is {quote(deck)}: its {size} cards do not split evenly "
                 f"between {n} players"
             )
         return (g, r, y, b, w)
 
-    @property
-    def num_actions(self) -> int:
-        """83: one action per card kind of the box."""
-        return NUM_ACTIONS
+    def _configure(self) -> EngineConfig:
+        return _engine.config(
+            self.num_players, _start(self), self.deck, self.fools_per_trick
+        )
+
+    def _set_up(self, fields: dict[str, Any], seed: int) -> FoolState:
+        return FoolState._set_up(self._engine, self, seed, _read_position(self, fields))
 
     @property
     def deck(self) -> tuple[int, int, int, int, int]:
@@ -184,3 +150,163 @@ class Fool(Game):
     def fools_per_trick(self) -> int:
         """Fool discs handed out per trick (F2)."""
         return FOOLS_PER_TRICK[self.num_players]
+
+
+# ---------------------------------------------------------------------------------
+# Set-up positions: every field checked, and the rules between them (F2-F12).
+# ---------------------------------------------------------------------------------
+
+
+class _Cards:
+    """The cards of one deck seen so far: each coloured card once, the wild 1s counted."""
+
+    def __init__(self, deck: tuple[int, int, int, int, int]) -> None:
+        self.deck = deck
+        self.seen: set[int] = set()
+        self.wilds = 0
+
+    def take(self, text: object, name: str, clash: str = "") -> int:
+        """Return the action of card ``text`` (part of field ``name``) and count it.
+
+        ``clash`` replaces the reason given for a card not in the deck or seen before.
+        """
+        if type(text) is not str or text not in _ACTION:
+            raise InvalidStateError(
+                f"field {name!r} holds {quote(text)}, expected a card such as 'G17'")
+        a = _ACTION[text]
+        if a == _W1:
+            self.wilds += 1
+            return a
+        if int(text[1:]) > self.deck["GRYB".index(text[0])]:
+            clash = clash or "not in this deck (F2)"
+        elif a in self.seen:
+            clash = clash or "held twice"
+        else:
+            clash = ""
+        if clash:
+            raise InvalidStateError(f"field {name!r} holds {text!r}, {clash}")
+        self.seen.add(a)
+        return a
+
+    def check_wilds(self, what: str) -> None:
+        """Refuse more wild 1s than the deck holds (``what`` names the fields and verb)."""
+        if self.wilds > self.deck[4]:
+            raise InvalidStateError(
+                f"{what} {self.wilds} wild 1s, this deck has {self.deck[4]}")
+
+
+def _start(game: Fool) -> int:
+    return cast(int, game.options["start_player"])
+
+
+def _seat(data: Mapping[str, object], name: str, n: int) -> int:
+    value = field(data, name)
+    if type(value) is not int or not 0 <= value < n:
+        raise InvalidStateError(f"field {name!r} is {quote(value)}, expected a seat in range({n})")
+    return value
+
+
+def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a set-up position's fields; return them as the engine's trusted values."""
+    n = game.num_players
+    nfools = game.fools_per_trick
+    rnd = int_field(data, "round", 1, _ROUND_MAX)
+    dealer = _seat(data, "dealer", n)
+    expected = (_start(game) - 1 + rnd - 1) % n
+    if dealer != expected:
+        raise InvalidStateError(
+            f"field 'dealer' is {dealer!r}, expected {expected!r} in round {rnd} (F3)")
+    # Scores and +10 counts; the end condition (F12) decides whether the game is over.
+    raw_scores, raw_plus10 = list_field(data, "scores"), list_field(data, "plus10")
+    if len(raw_scores) != n or len(raw_plus10) != n:
+        raise InvalidStateError(f"fields 'scores' and 'plus10' need {n} entries")
+    for x, y in zip(raw_scores, raw_plus10):
+        if type(x) is not int or type(y) is not int:
+            raise InvalidStateError(
+                f"fields 'scores' and 'plus10' hold {quote(x)}, {quote(y)}, expected ints")
+    scores, plus10 = cast("list[int]", raw_scores), cast("list[int]", raw_plus10)
+    over = any(x <= -80 for x in scores) or any(y >= 6 for y in plus10)
+    # A finished game stays on its last round, so that round counts as completed.
+    done = rnd if over else rnd - 1
+    for x, y in zip(scores, plus10):
+        if not 0 <= y <= min(done, 6):
+            raise InvalidStateError(
+                f"field 'plus10' holds {y!r}, expected an int in 0..{min(done, 6)}")
+        if not _SCORE_MIN <= x <= 10 * y:
+            raise InvalidStateError(
+                f"field 'scores' holds {x!r}, expected an int in "
+                f"{_SCORE_MIN}..{10 * y} (10 per +10 round)")
+    # Hands: cards of this deck, each held once, wild 1s within the deck's count.
+    cards = _Cards(game.deck)
+    hands = list_field(data, "hands")
+    if len(hands) != n:
+        raise InvalidStateError(f"field 'hands' needs {n} hands, not {len(hands)}")
+    held: list[list[int]] = []
+    for hand in hands:
+        if type(hand) is not list:
+            raise InvalidStateError(f"field 'hands' holds {quote(hand)}, expected a list")
+        held.append([cards.take(text, "hands") for text in hand])
+    cards.check_wilds("field 'hands' holds")
+    # The trick so far: seats clockwise from the leader skipping the Fools, cards out of
+    # the players' hands, each one legal when it was played (F4-F6).
+    fools = list_field(data, "fools")
+    for x in fools:
+        if type(x) is not int or not 0 <= x < n or fools.count(x) > 1:
+            raise InvalidStateError(f"field 'fools' holds {quote(x)}, expected distinct seats")
+    if len(fools) not in (0, nfools):
+        raise InvalidStateError(
+            f"field 'fools' is {quote(fools)}, expected none or {nfools} seat(s) (F2, F9)")
+    leader = _seat(data, "leader", n)
+    if leader in fools:
+        raise InvalidStateError(f"field 'leader' is {leader!r}, a Fool who sits out (F9)")
+    trick = list_field(data, "trick")
+    size = n - len(fools)
+    if len(trick) >= size or (over and trick):
+        raise InvalidStateError(
+            f"field 'trick' has {len(trick)} cards, expected fewer than {size}"
+            + (" and none once the game is over" if over else ""))
+    lead = None
+    q = leader
+    played: list[list[int]] = []
+    for i, entry in enumerate(trick):
+        if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int:
+            raise InvalidStateError(f"field 'trick' holds {quote(entry)}, expected [seat, card]")
+        if entry[0] != q:
+            raise InvalidStateError(
+                f"field 'trick' holds {quote(entry)}, but seat {q} plays card {i} (F4)")
+        a = cards.take(entry[1], "trick", "not in this deck or also in a hand")
+        if a != _W1:
+            colour = "GRYB".index(entry[1][0])
+            if lead is not None and colour != lead and any(
+                    b != _W1 and "GRYB".index(CARDS[b][0]) == lead for b in held[q]):
+                raise InvalidStateError(
+                    f"field 'trick' holds {quote(entry)}, but seat {q} holds the lead colour (F6)")
+            if lead is None:
+                lead = colour
+        played.append([q, a])
+        q = (q + 1) % n
+        while q in fools:
+            q = (q + 1) % n
+    cards.check_wilds("fields 'hands' and 'trick' hold")
+    # Fools: none on the first trick of a round, otherwise exactly the Fools per trick.
+    dealt = sum(game.deck[:4]) - 4 + game.deck[4]
+    out = dealt - sum(len(h) for h in held)
+    if not fools:
+        if out != len(trick) or leader != (dealer + 1) % n:
+            raise InvalidStateError(
+                "field 'fools' is empty, which only the first trick of a round led by the "
+                f"dealer's left ({(dealer + 1) % n}) allows (F3)")
+    elif out <= len(trick):
+        raise InvalidStateError(
+            f"field 'fools' is {quote(fools)}, expected {nfools} seat(s) after the first trick")
+    if not over:
+        for p in range(n):
+            if not held[p] and not any(e[0] == p for e in played):
+                raise InvalidStateError(
+                    f"field 'hands' has an empty hand for seat {p}, who has not just played "
+                    "their last card (F10)")
+    return {
+        "round": rnd, "dealer": dealer, "leader": leader, "fools": sorted(fools),
+        "trick": played, "hands": held, "scores": scores, "plus10": plus10,
+        "rng": rng_field(data),
+    }

@@ -104,6 +104,14 @@ class Just4Fun(Game[Just4FunState]):
             self._layout,
         )
 
+    @property
+    def observation_planes(self) -> tuple[tuple[str, int], ...]:
+        """The planes of ``Just4FunState.observation`` (docs/games/just4fun.md)."""
+        n = self.num_players
+        return (("layout", 36), ("locked", 36), ("closed", 36), ("stones", 36 * n),
+                ("hand", 19), ("discard_pile", 19), ("supplies", n), ("scores", n),
+                ("to_act", n), ("draw_pile_size", 1))
+
     def _set_up(self, fields: dict[str, Any], seed: int) -> Just4FunState:
         return Just4FunState._set_up(self._engine, self, seed, _read_position(self, fields))
 

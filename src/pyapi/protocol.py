@@ -133,6 +133,19 @@ class Game(Generic[S]):
         """Actions are ints in ``range(num_actions)``."""
         return self._engine.num_actions
 
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of ``State.observation``: one ``float32`` vector of this length."""
+        size = self._engine.observation_size
+        if not size:
+            raise NotImplementedError(f"{self.name} has no observations yet")
+        return (size,)
+
+    @property
+    def observation_planes(self) -> tuple[tuple[str, int], ...]:
+        """The planes of an observation, in order: ``(name, floats)`` pairs."""
+        raise NotImplementedError(f"{self.name} has no observations yet")
+
     def new_state(self, seed: SupportsIndex | None = None) -> S:
         """Return the starting position; ``seed=None`` draws a seed from the OS."""
         if self._engine is None:  # LEGACY

@@ -29,15 +29,16 @@ Outcome(scores=(92, 85), winners=frozenset({0}))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 from types import MappingProxyType
 from typing import ClassVar
 
-from boardcore._engine.three_or_more import ThreeOrMoreState
+from boardcore._engine import three_or_more as _engine
+from boardcore._engine._state import EngineConfig
+from boardcore._engine.three_or_more import ThreeOrMoreState, card_code
 from boardcore.errors import ConfigurationError
 from boardcore.protocol import Game
-from boardcore.values import check_int
+from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView, check_int
 
 __all__ = [
     "COLOURS",
@@ -66,79 +67,7 @@ def _default_deck() -> tuple[str, ...]:
 DEFAULT_DECK: tuple[str, ...] = _default_deck()
 
 
-def _code(card: str) -> int:
-    return (COLOURS.index(card[0]) << 4) | (COLOURS.index(card[1]) << 2) | COLOURS.index(card[2])
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredLine:
-    """One line a card scored (T10-T11).
-
-    Attributes:
-        direction: ``"horizontal"``, ``"vertical"``, ``"falling"`` (a diagonal going
-            down to the right, ``\\``) or ``"rising"`` (going up to the right, ``/``).
-        squares: its squares as ``(row, col)`` table coordinates, from the top end (the
-            left end for a horizontal line).
-        points: 1 per square, 2 per square on a diagonal.
-
-    >>> ScoredLine("vertical", ((9, 11), (10, 11), (11, 11)), 3).points
-    3
-    """
-
-    direction: str
-    squares: tuple[tuple[int, int], ...]
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class MoveScore:
-    """How one laid card scored: every line it made or extended.
-
-    Attributes:
-        player: the seat that laid it.
-        move: the move in notation, e.g. ``"RRG@left"``.
-        points: the total, the sum of the lines' points.
-        lines: the lines, card square by card square from the top, and for each square
-            horizontal, vertical, falling, rising.
-    """
-
-    player: int
-    move: str
-    points: int
-    lines: tuple[ScoredLine, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ThreeOrMoreView:
-    """What one seat may see: the table, the scores, its own hand and the sizes.
-
-    Attributes:
-        player: the seat this view is for.
-        current_player: the seat to act, ``None`` once over.
-        grid: 21 strings of 23 squares, a colour letter or ``.`` (table coordinates).
-        places: where the next card may go (``("left", "right")``, the four corners,
-            ``("next",)`` in an open row, ``()`` once over).
-        scores: every seat's points.
-        hand: this seat's cards, as held.
-        hand_sizes: how many cards every seat holds.
-        stock_size: cards left to draw.
-        cards_laid: cards on the table, the starting card included.
-        last_move: how the last card scored, ``None`` before the first move.
-    """
-
-    player: int
-    current_player: int | None
-    grid: tuple[str, ...]
-    places: tuple[str, ...]
-    scores: tuple[int, ...]
-    hand: tuple[str, ...]
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    cards_laid: int
-    last_move: MoveScore | None
-
-
-class ThreeOrMore(Game):
+class ThreeOrMore(Game[ThreeOrMoreState]):
     """The 3 Or More configuration: 2-4 players and the options below.
 
     Args:
@@ -164,9 +93,9 @@ class ThreeOrMore(Game):
         {"deck": None, "allow_rotation": False, "start_player": 0}
     )
     stat_names: ClassVar[tuple[str, ...]] = ("lines", "best_move")
-    _state_class = ThreeOrMoreState
+    state_class = ThreeOrMoreState
 
-    __slots__ = ("_deck_codes",)
+    __slots__ = ()
 
     def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
         deck = options["deck"]
@@ -201,24 +130,11 @@ class ThreeOrMore(Game):
             raise ConfigurationError(
                 f"start_player must be a seat in range({self.num_players}), not {start!r}"
             )
-        self._deck_codes = bytes(_code(card) for card in (deck or DEFAULT_DECK))
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
-    def new_state(self, seed: object = None) -> ThreeOrMoreState:
-        """Return the starting position (T4); ``seed=None`` draws a seed from the OS.
-
-        >>> ThreeOrMore(players=2).new_state(seed=3).view(0).stock_size
-        41
-        """
-        state: ThreeOrMoreState = super().new_state(seed)
-        return state
-
-    def state_from_dict(self, data: object) -> ThreeOrMoreState:
-        """Rebuild a state from ``to_dict()``; bad data raises ``InvalidStateError``."""
-        state: ThreeOrMoreState = super().state_from_dict(data)
-        return state
-
-    @property
-    def num_actions(self) -> int:
-        """``7 places x 64 cards``, doubled when cards may be turned."""
-        return 7 * 64 * (2 if self._options["allow_rotation"] else 1)
+    def _configure(self) -> EngineConfig:
+        start, rotation, deck = (self.options[k] for k in ("start_player", "allow_rotation", "deck"))
+        assert isinstance(start, int) and isinstance(rotation, bool)
+        assert deck is None or isinstance(deck, tuple)
+        codes = [card_code(card) for card in deck or DEFAULT_DECK]
+        return _engine.config(self.num_players, start, rotation, codes)

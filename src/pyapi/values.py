@@ -29,6 +29,7 @@ __all__ = [
     "FoolView",
     "Header",
     "Just4FunDocument",
+    "Just4FunMove",
     "Just4FunPosition",
     "Just4FunView",
     "MoveScore",
@@ -204,6 +205,33 @@ class Just4FunView:
     owners: tuple[int | None, ...]
     supplies: tuple[int, ...]
     idle_turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Just4FunMove:
+    """What one Just4Fun move does (``state.explain(action)``, ``state.last_move``).
+
+    Attributes:
+        player: the seat that moves.
+        move: the move in notation (``"4+8"``, ``"exchange"``).
+        cards: the card values played, ascending (the whole hand for an exchange).
+        field: the field the cards name, ``None`` for an exchange.
+        stones: the mover's stones on that field afterwards.
+        locked: the move locked the field (J8).
+        removed: per seat, its stones the lock took off the field.
+        four_in_a_row: the move won the game with four in a row (J13).
+        gains: per seat, how its score (held-field sum) changed.
+    """
+
+    player: int
+    move: str
+    cards: tuple[int, ...]
+    field: int | None
+    stones: int
+    locked: bool
+    removed: tuple[int, ...]
+    four_in_a_row: bool
+    gains: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,30 @@
+# The compiled agents of _search.pyx, declared for the modules that play them inside
+# their own loops (the vectorised environments' opponents).
+from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t
+
+from _kernel cimport kernel_t
+from _rng cimport rng_t
+
+ctypedef struct node_t:
+    int32_t first_child         # -1: none yet
+    int32_t next_sibling        # -1: last
+    uint32_t visits
+    uint32_t avail              # iterations in which this node's action was legal
+    double reward               # the mover's results summed over the visits
+    uint16_t action             # the action that leads here
+    int8_t mover                # the seat that played it (-1 at the root)
+
+cdef enum:
+    AGENT_RANDOM = 0
+    AGENT_GREEDY = 1
+    AGENT_FLAT = 2
+    AGENT_ISMCTS = 3
+
+ctypedef struct agent_t:
+    int kind                    # AGENT_*
+    Py_ssize_t budget           # play-outs per action (flat), iterations (ISMCTS)
+    double exploration          # ISMCTS's UCB constant
+
+cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_t *rng,
+                node_t *nodes, Py_ssize_t cap, void *scratch,
+                uint32_t *visits) noexcept nogil

@@ -1,0 +1,268 @@
+# Many games stepped in one compiled call, written once over the kernel table.
+#
+# ``Batch`` holds ``n`` positions of one game in one buffer (``n * state_size`` bytes)
+# and steps a slice of them without the GIL, writing observations, action masks,
+# rewards, flags and the seat to act into the caller's numpy arrays.  Two modes:
+# self-play (the caller acts for whichever seat is to move in each game) and
+# learner-vs-agents (the caller acts for one seat; the other seats are compiled agents
+# played inside the step).  Every game has its own generators (its resets' seeds, its
+# opponents' choices), so a trajectory does not depend on how the games are split
+# between threads.  Autoreset is Gymnasium's next-step mode: a game that ended in one
+# step is reset by the next, which ignores that game's action and reports no reward.
+cimport cython
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
+from _rng cimport derive_seed, rng_seed, rng_t
+
+from boardcore._engine._search cimport (AGENT_FLAT, AGENT_GREEDY, AGENT_ISMCTS, AGENT_RANDOM,
+                                        agent_t, choose, node_t)
+from boardcore._engine._state cimport EngineConfig
+
+#: The stream of ``derive_seed`` that seeds game ``i``'s episodes and its opponents.
+cdef uint64_t RESET_STREAM = 4
+cdef uint64_t OPPONENT_STREAM = 5
+cdef int KINDS[4]
+KINDS[:] = [AGENT_RANDOM, AGENT_GREEDY, AGENT_FLAT, AGENT_ISMCTS]
+
+
+cdef class Worker:
+    """One thread's scratch memory: two positions, a search tree, visit counters."""
+
+    cdef void *scratch
+    cdef node_t *nodes
+    cdef Py_ssize_t cap
+    cdef uint32_t *visits
+
+    def __cinit__(self, Py_ssize_t state_size, Py_ssize_t nodes):
+        if not 0 < state_size <= 1 << 20 or not 0 <= nodes <= 1 << 22:
+            raise ValueError("worker sizes out of range")
+        self.scratch = malloc(2 * state_size)
+        self.nodes = <node_t *>malloc(max(nodes, 1) * sizeof(node_t))
+        self.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
+        self.cap = nodes
+        if self.scratch == NULL or self.nodes == NULL or self.visits == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.scratch)
+        free(self.nodes)
+        free(self.visits)
+
+
+@cython.final
+cdef class Batch:
+    """``n`` games of one configuration, stepped together (see ``boardcore.VectorEnv``)."""
+
+    cdef const kernel_t *k
+    cdef bytes blob               # the configuration; cfg points into it
+    cdef const char *cfg
+    cdef char *states
+    cdef rng_t *opponents         # per game: the opponents' generator
+    cdef int64_t *episodes        # per game: episodes begun
+    cdef uint8_t *ended           # per game: it ended in the last step (reset next)
+    cdef uint16_t *shown          # per game: the legal actions last written to its mask
+    cdef int *shown_n
+    cdef readonly Py_ssize_t n
+    cdef readonly int players
+    cdef readonly int num_actions
+    cdef readonly int observation_size
+    cdef readonly int learner     # -1: self-play
+    cdef agent_t agent
+    cdef uint64_t seed
+    cdef int max_legal
+
+    def __cinit__(self, EngineConfig config not None, Py_ssize_t n, uint64_t seed,
+                  int learner, int kind, Py_ssize_t budget, double exploration):
+        self.k = config.k
+        self.blob = config.blob
+        self.cfg = <const char *>self.blob
+        if not 1 <= n <= 1 << 20:
+            raise ValueError(f"num_envs must be in 1..1048576, not {n}")
+        if config.observation_size == 0:
+            raise NotImplementedError(f"{self.k.name.decode()} has no observations yet")
+        if not -1 <= learner < config.num_players:
+            raise ValueError(f"the learner's seat must be a seat of the game, not {learner}")
+        if not 0 <= kind < 4 or not 0 <= budget <= 100_000 or not 0 <= exploration <= 100:
+            raise ValueError("opponent settings out of range")
+        if kind != AGENT_RANDOM and self.k.determinize == NULL:
+            raise NotImplementedError(f"{self.k.name.decode()} has no determinization yet")
+        self.n = n
+        self.players = config.num_players
+        self.num_actions = config.num_actions
+        self.observation_size = config.observation_size
+        self.learner = learner
+        self.agent.kind = KINDS[kind]
+        self.agent.budget = budget
+        self.agent.exploration = exploration
+        self.seed = seed
+        self.max_legal = self.k.max_legal
+        self.states = <char *>malloc(n * self.k.state_size)
+        self.opponents = <rng_t *>malloc(n * sizeof(rng_t))
+        self.episodes = <int64_t *>calloc(n, sizeof(int64_t))
+        self.ended = <uint8_t *>calloc(n, sizeof(uint8_t))
+        self.shown = <uint16_t *>malloc(n * self.max_legal * sizeof(uint16_t))
+        self.shown_n = <int *>calloc(n, sizeof(int))
+        if (self.states == NULL or self.opponents == NULL or self.episodes == NULL
+                or self.ended == NULL or self.shown == NULL or self.shown_n == NULL):
+            raise MemoryError(f"no memory for {n} games")
+        cdef Py_ssize_t i
+        for i in range(n):
+            rng_seed(&self.opponents[i], derive_seed(seed, OPPONENT_STREAM, <uint64_t>i))
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.opponents)
+        free(self.episodes)
+        free(self.ended)
+        free(self.shown)
+        free(self.shown_n)
+
+    cdef void *_state(self, Py_ssize_t i) noexcept nogil:
+        return self.states + i * self.k.state_size
+
+    cdef int _check_arrays(self, Py_ssize_t start, Py_ssize_t stop, float[:, ::1] obs,
+                           int8_t[:, ::1] mask, int32_t[::1] current) except -1:
+        if not 0 <= start <= stop <= self.n:
+            raise ValueError(f"games {start}..{stop} are not games of this batch")
+        if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
+                or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
+                or current.shape[0] != self.n):
+            raise ValueError("the arrays do not fit this batch")
+        return 0
+
+    cdef void _begin(self, Py_ssize_t i, Worker w) noexcept nogil:
+        # Start game i's next episode; the opponents move until the learner is to act.
+        self.k.init(self._state(i), self.cfg,
+                    derive_seed(self.seed, RESET_STREAM,
+                                (<uint64_t>i << 32) | <uint64_t>self.episodes[i]))
+        self.episodes[i] += 1
+        self.ended[i] = 0
+        self._opponents(i, w)
+
+    cdef void _opponents(self, Py_ssize_t i, Worker w) noexcept nogil:
+        cdef void *s = self._state(i)
+        cdef int seat
+        if self.learner < 0:
+            return
+        while True:
+            seat = self.k.current(s)
+            if seat < 0 or seat == self.learner:
+                return
+            self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], w.nodes, w.cap,
+                                   w.scratch, w.visits))
+
+    cdef void _show(self, Py_ssize_t i, int seat, float *obs, int8_t *mask,
+                    int32_t *current) noexcept nogil:
+        # Write game i's observation for ``seat``, its legal actions and the seat to act.
+        cdef void *s = self._state(i)
+        cdef uint16_t *shown = self.shown + i * self.max_legal
+        cdef int j, to_act = self.k.current(s)
+        self.k.observe(s, seat, obs)
+        for j in range(self.shown_n[i]):
+            mask[shown[j]] = 0
+        self.shown_n[i] = self.k.legal(s, shown)
+        for j in range(self.shown_n[i]):
+            mask[shown[j]] = 1
+        current[0] = to_act
+
+    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
+              float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+              int32_t[::1] current not None):
+        """Begin a new episode in games ``start..stop-1``."""
+        cdef Py_ssize_t i
+        cdef int seat
+        self._check_arrays(start, stop, obs, mask, current)
+        with nogil:
+            for i in range(start, stop):
+                self._begin(i, worker)
+                seat = self.learner if self.learner >= 0 else self.k.current(self._state(i))
+                self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+
+    def check(self, const int64_t[::1] actions not None):
+        """Return the first game whose action is not legal (or not needed), else -1."""
+        cdef Py_ssize_t i
+        cdef void *s
+        cdef int64_t a
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        for i in range(self.n):
+            if self.ended[i]:
+                continue            # this game resets: its action is ignored
+            s = self._state(i)
+            a = actions[i]
+            if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+                return i
+        return -1
+
+    def step(self, const int64_t[::1] actions not None, Py_ssize_t start, Py_ssize_t stop,
+             Worker worker not None, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+             float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
+             int32_t[::1] current not None):
+        """Step games ``start..stop-1`` with ``actions`` (already checked by ``check``)."""
+        cdef Py_ssize_t i
+        cdef int seat, p, count
+        cdef int64_t a
+        cdef uint8_t w[MAX_PLAYERS]
+        cdef void *s
+        self._check_arrays(start, stop, obs, mask, current)
+        if (actions.shape[0] != self.n or rewards.shape[0] != self.n
+                or rewards.shape[1] != (self.players if self.learner < 0 else 1)
+                or terminated.shape[0] != self.n):
+            raise ValueError("the arrays do not fit this batch")
+        with nogil:
+            for i in range(start, stop):
+                s = self._state(i)
+                for p in range(rewards.shape[1]):
+                    rewards[i, p] = 0.0
+                terminated[i] = 0
+                if self.ended[i]:
+                    self._begin(i, worker)
+                    seat = self.learner if self.learner >= 0 else self.k.current(s)
+                    self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+                    continue
+                a = actions[i]
+                if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+                    continue        # unreachable after check(); never trust, never crash
+                seat = self.k.current(s)
+                self.k.apply(s, <int>a)
+                self._opponents(i, worker)
+                if self.learner >= 0:
+                    seat = self.learner
+                elif self.k.current(s) >= 0:
+                    seat = self.k.current(s)
+                if self.k.current(s) < 0:
+                    # The final result: 1 for a sole winner, 1/k for k who share, 0 else.
+                    self.k.winners(s, w)
+                    count = 0
+                    for p in range(self.players):
+                        count += w[p] != 0
+                    if self.learner >= 0:
+                        rewards[i, 0] = (1.0 / count) if w[self.learner] else 0.0
+                    else:
+                        for p in range(self.players):
+                            rewards[i, p] = (1.0 / count) if w[p] else 0.0
+                    terminated[i] = 1
+                    self.ended[i] = 1
+                self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+
+    def random_actions(self, int64_t[::1] out not None, uint64_t seed):
+        """Fill ``out`` with a uniformly random legal action of every game (0 if it ended)."""
+        cdef rng_t rng
+        cdef Py_ssize_t i
+        cdef int a
+        if out.shape[0] != self.n:
+            raise ValueError(f"out must hold {self.n} actions")
+        rng_seed(&rng, seed)
+        with nogil:
+            for i in range(self.n):
+                a = self.k.random_action(self._state(i), &rng) if not self.ended[i] else 0
+                out[i] = a if a >= 0 else 0
+
+    def state_bytes(self, Py_ssize_t i):
+        """Return game ``i``'s position struct (for tests)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} is not in range({self.n})")
+        return (<char *>self._state(i))[:self.k.state_size]

@@ -1,0 +1,76 @@
+"""The picture of a Just4Fun position: the board, the stacks, the locks, the hands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardcore.pictures import HIGHLIGHT, SEAT_COLOURS, Canvas
+
+if TYPE_CHECKING:
+    from boardcore._engine.just4fun import Just4FunState
+
+__all__ = ["draw"]
+
+CELL = 70          # one board square
+MARGIN = 16
+CARD_W, CARD_H = 26, 36
+
+
+def draw(state: Just4FunState, perspective: int | None) -> Canvas:
+    """Draw ``state``; hands other than ``perspective``'s face down (all up if ``None``)."""
+    doc = state.to_dict()
+    n = state.game.num_players
+    last = state.last_move
+    board = 6 * CELL
+    rows_h = 52
+    canvas = Canvas(board + 2 * MARGIN, board + 2 * MARGIN + 30 + n * rows_h,
+                    f"Just4Fun, {n} players")
+    for i in range(36):
+        r, c = divmod(i, 6)
+        x, y = MARGIN + c * CELL, MARGIN + r * CELL
+        owner = doc["owners"][i]
+        fill = "white" if owner is None else _light(SEAT_COLOURS[owner])
+        canvas.rect(x, y, CELL, CELL, fill=fill, width=3.0 if owner is not None else 1.0)
+        canvas.text(x + 6, y + 17, doc["layout"][i], size=15, anchor="start", bold=True)
+        stacks = [(q, doc["stones"][q][i]) for q in range(n) if doc["stones"][q][i]]
+        for k, (q, count) in enumerate(stacks):
+            cx = x + CELL - 15 - 19 * (len(stacks) - 1 - k)
+            canvas.circle(cx, y + CELL - 16, 9, fill=SEAT_COLOURS[q])
+            canvas.text(cx, y + CELL - 11.5, count, size=11, bold=True)
+        if last is not None and last.field == doc["layout"][i]:
+            canvas.rect(x + 3, y + 3, CELL - 6, CELL - 6, stroke=HIGHLIGHT, width=3.0,
+                        dash="6 3")
+    top = MARGIN + board + 24
+    over = state.is_over()
+    canvas.text(MARGIN, top, _headline(state, last), size=14, anchor="start")
+    scores = state.scores()
+    for q in range(n):
+        y = top + 14 + q * rows_h
+        to_act = not over and q == state.current_player
+        canvas.circle(MARGIN + 10, y + 18, 9, fill=SEAT_COLOURS[q], width=3 if to_act else 1)
+        canvas.text(MARGIN + 26, y + 16, f"seat {q}" + (" to act" if to_act else ""),
+                    size=13, anchor="start", bold=to_act)
+        canvas.text(MARGIN + 26, y + 32, f"{doc['supplies'][q]} stones, score {scores[q]}",
+                    size=12, anchor="start")
+        for k, value in enumerate(doc["hands"][q]):
+            shown = perspective is None or perspective == q
+            canvas.card(MARGIN + 190 + k * (CARD_W + 6), y + 4, CARD_W, CARD_H,
+                        str(value) if shown else None)
+    return canvas
+
+
+def _headline(state: Just4FunState, last: object) -> str:
+    if state.is_over():
+        outcome = state.outcome()
+        assert outcome is not None
+        return "over; " + " and ".join(f"seat {p}" for p in sorted(outcome.winners)) + " won"
+    text = f"draw pile {state.view(0).draw_pile_size}"
+    if last is not None:
+        text += f"; last: seat {last.player} played {last.move}"   # type: ignore[attr-defined]
+    return text
+
+
+def _light(colour: str) -> str:
+    # The seat's colour mixed with white: the background of a locked field.
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*((v + 2 * 255) // 3 for v in (r, g, b)))

@@ -1,0 +1,199 @@
+"""``VectorEnv``: many games stepped in one compiled call, for reinforcement learning.
+
+Observations, action masks, rewards and flags land in preallocated numpy arrays; the
+games are stepped in compiled code without the GIL (split over ``threads``), and a
+trajectory depends only on the seed, never on the thread count.
+
+Two modes:
+
+* **self-play** (``opponents=None``): the caller acts for whichever seat is to move in
+  each game; ``obs`` is that seat's observation and ``rewards`` has one column per seat.
+* **learner against agents** (``opponents="random"``, ``"greedy"``, ``"flat:50"``,
+  ``"ismcts:200"``): the caller acts for seat ``seat``; the other seats are played inside
+  the compiled step; ``rewards`` has one value per game.
+
+Rewards come from the final outcome: 1 for a sole win, ``1/k`` for a win shared by ``k``
+seats, 0 for a loss, 0 before the end.  Autoreset is Gymnasium's next-step mode: a game
+that ends in one step (``terminated``) starts again in the next, whose action for that
+game is ignored and whose reward is 0.
+
+>>> import boardcore, numpy as np
+>>> env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), 4, seed=1)
+>>> obs, info = env.reset()
+>>> obs.shape, info["action_mask"].shape, info["current_player"].tolist()
+((4, 225), (4, 3924), [0, 0, 0, 0])
+>>> obs, rewards, terminated, truncated, info = env.step(env.random_actions(seed=2))
+>>> rewards.shape, bool(terminated.any())
+((4, 2), False)
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from boardcore._engine import _vector
+from boardcore.errors import IllegalActionError
+from boardcore.values import check_int, check_seed, quote
+
+if TYPE_CHECKING:
+    from boardcore._registry import AnyGame
+
+__all__ = ["VectorEnv"]
+
+_KINDS = {"random": 0, "greedy": 1, "flat": 2, "ismcts": 3}
+
+
+def _opponent(text: str | None) -> tuple[int, int, float]:
+    """The compiled agent ``text`` names: (kind, budget, exploration)."""
+    if text is None:
+        return 0, 0, 0.0
+    if not isinstance(text, str):
+        raise TypeError(f"opponents are named by a str such as 'ismcts:200', not {quote(text)}")
+    kind, _, arg = text.strip().lower().partition(":")
+    default = {"random": 0, "greedy": 0, "flat": 50, "ismcts": 200}
+    if kind not in _KINDS or (kind in ("random", "greedy") and arg):
+        raise ValueError(f"unknown opponents {quote(text)}; write random, greedy, flat:ROLLOUTS "
+                         f"or ismcts:ITERATIONS")
+    try:
+        budget = int(arg) if arg else default[kind]
+    except ValueError:
+        raise ValueError(f"bad opponents {quote(text)}: {arg!r} is not a number") from None
+    if kind in ("flat", "ismcts") and not 1 <= budget <= 100_000:
+        raise ValueError(f"bad opponents {quote(text)}: the budget must be in 1..100000")
+    return _KINDS[kind], budget, 0.7
+
+
+class VectorEnv:
+    """``num_envs`` games of ``game``, stepped together in compiled code.
+
+    Args:
+        game: a configuration from ``boardcore.make``.
+        num_envs: how many games.
+        seed: the seed of every episode of every game (``None`` draws one).
+        opponents: ``None`` for self-play, or the agents that play every seat but
+            ``seat``: ``"random"``, ``"greedy"``, ``"flat:N"``, ``"ismcts:N"``.
+        seat: the learner's seat when ``opponents`` is given.
+        threads: threads to step the games with; the results do not depend on it.
+    """
+
+    def __init__(self, game: AnyGame, num_envs: SupportsIndex, *, seed: SupportsIndex | None,
+                 opponents: str | None = None, seat: SupportsIndex = 0,
+                 threads: SupportsIndex = 1) -> None:
+        from boardcore.protocol import Game
+
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a boardcore game, not {quote(game)}")
+        n = check_int(num_envs, "num_envs")
+        kind, budget, exploration = _opponent(opponents)
+        learner = -1 if opponents is None else check_int(seat, "seat")
+        self.threads = check_int(threads, "threads")
+        if not 1 <= self.threads <= 256:
+            raise ValueError(f"threads must be in 1..256, not {self.threads}")
+        self.game = game
+        self.seed = check_seed(seed)
+        self.opponents = opponents
+        self._batch = _vector.Batch(game._engine, n, self.seed, learner, kind, budget,
+                                    exploration)
+        self.num_envs = n
+        self.seat = None if learner < 0 else learner
+        size = self._batch.observation_size
+        self._obs = np.zeros((n, size), dtype=np.float32)
+        self._mask = np.zeros((n, self._batch.num_actions), dtype=np.int8)
+        columns = game.num_players if learner < 0 else 1
+        self._rewards = np.zeros((n, columns), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._current = np.zeros(n, dtype=np.int32)
+        nodes = budget + 1 if kind == _KINDS["ismcts"] else 0
+        state_size = len(self._batch.state_bytes(0))
+        self._workers = [_vector.Worker(state_size, nodes) for _ in range(self.threads)]
+        bounds = np.linspace(0, n, self.threads + 1).astype(int)
+        self._slices = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        self._started = False
+
+    @property
+    def observation_shape(self) -> tuple[int, int]:
+        """``(num_envs, game.observation_shape[0])``."""
+        return (self.num_envs, self._obs.shape[1])
+
+    def _run(self, fn: Any, *args: Any) -> None:
+        if self._pool is None:
+            fn(*self._slices[0], self._workers[0], *args)
+            return
+        jobs = [self._pool.submit(fn, a, b, w, *args)
+                for (a, b), w in zip(self._slices, self._workers, strict=True)]
+        for job in jobs:
+            job.result()
+
+    def _info(self) -> dict[str, npt.NDArray[Any]]:
+        return {"action_mask": self._mask, "current_player": self._current}
+
+    def reset(self) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+        """Begin a new episode in every game; return ``(obs, info)``.
+
+        The arrays are the environment's own, overwritten by the next call.
+        """
+        self._run(self._batch.reset, self._obs, self._mask, self._current)
+        self._terminated[:] = False
+        self._rewards[:] = 0
+        self._started = True
+        return self._obs, self._info()
+
+    def step(self, actions: object) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_], dict[str, npt.NDArray[Any]],
+    ]:
+        """Play ``actions`` (one per game) and return ``(obs, rewards, terminated, truncated,
+        info)``; ``rewards`` is ``(num_envs, players)`` in self-play, ``(num_envs,)`` else.
+
+        Raises:
+            TypeError: ``actions`` is not an integer array of shape ``(num_envs,)``.
+            IllegalActionError: an action is not legal in its game (nothing moved).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        acts = self._actions(actions)
+        bad = self._batch.check(acts)
+        if bad >= 0:
+            raise IllegalActionError(
+                f"illegal action {int(acts[bad])} in game {bad}; nothing was played")
+        self._step(acts, self._terminated.view(np.uint8))
+        rewards = self._rewards if self.seat is None else self._rewards[:, 0]
+        return self._obs, rewards, self._terminated, self._truncated, self._info()
+
+    def _step(self, acts: npt.NDArray[np.int64], terminated: npt.NDArray[np.uint8]) -> None:
+        args = (self._obs, self._mask, self._rewards, terminated, self._current)
+        if self._pool is None:
+            self._batch.step(acts, *self._slices[0], self._workers[0], *args)
+            return
+        jobs = [self._pool.submit(self._batch.step, acts, a, b, w, *args)
+                for (a, b), w in zip(self._slices, self._workers, strict=True)]
+        for job in jobs:
+            job.result()
+
+    def _actions(self, actions: object) -> npt.NDArray[np.int64]:
+        if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an integer numpy array, not {quote(actions)}")
+        if actions.shape != (self.num_envs,):
+            raise TypeError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
+        return np.ascontiguousarray(actions, dtype=np.int64)
+
+    def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
+        """Return a uniformly random legal action for every game (a baseline policy)."""
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        self._batch.random_actions(out, check_seed(seed))
+        return out
+
+    def close(self) -> None:
+        """Stop the threads."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __del__(self) -> None:
+        self.close()
