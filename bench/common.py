@@ -37,8 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore.simulate import derive_seed
 
 REF_SEED = 7          # the seeded playouts the engine and the reference both play
@@ -255,7 +256,8 @@ def _cases_in_session(request: Any, own: Case) -> list[Case]:
     found = {own.game: own}
     for item in request.session.items:
         case = getattr(getattr(item, "cls", None), "case", None)
-        if isinstance(case, Case) and getattr(item, "originalname", None) == request.node.originalname:
+        name = getattr(item, "originalname", None)
+        if isinstance(case, Case) and name == request.node.originalname:
             found.setdefault(case.game, case)
     order = list(boardcore.GAMES)
     return sorted(found.values(), key=lambda c: (order.index(c.game) if c.game in order
@@ -390,7 +392,8 @@ class GameBenchmarks:
         case = self.case
         ref_actions = reference_games(case)
         # Same seeded playouts, or the ratio compares different work.
-        assert (engine_rollouts(case, 1, count=True) == ref_actions == engine_python_loop(case, 1)), (
+        same = engine_rollouts(case, 1, count=True) == ref_actions == engine_python_loop(case, 1)
+        assert same, (
             f"engine and reference played different games: run "
             f"tests/test_differential_{case.game}.py")
         m = alternate({

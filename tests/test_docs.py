@@ -6,8 +6,9 @@ import doctest
 import importlib
 from pathlib import Path
 
-import boardcore
 import pytest
+
+import boardcore
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["boardcore", "boardcore.errors", "boardcore.protocol", "boardcore.records",

@@ -25,7 +25,7 @@ def test_shapes_and_dtypes(name: str) -> None:
         assert set(result.stats) == set(game.stat_names)
         if "end" in result.stats:
             ends = result.stats["end"]
-            assert ((0 <= ends) & (ends < len(game.end_reasons))).all()
+            assert ((ends >= 0) & (ends < len(game.end_reasons))).all()
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)

@@ -2,12 +2,14 @@ from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
+
 from boardcore.protocol import Game
 from boardcore.values import Document, Outcome
-from typing_extensions import Self
 
 def derive_seed(seed: int, stream: int, index: int) -> int: ...
 @final
+@disjoint_base
 class EngineConfig:
     """One checked configuration of one game, as the engine plays it."""
 
@@ -30,6 +32,7 @@ class EngineConfig:
         stats: npt.NDArray[np.int64],
     ) -> None: ...
 
+@disjoint_base
 class EngineState:
     """A position of some game: the methods every game's state class shares."""
 

@@ -519,7 +519,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     for i in range(s.draw_n):
         count[s.draw[i]] += 1
     for v in range(1, 20):
-        for i in range(count[v]):
+        for _ in range(count[v]):
             unseen[n] = v
             n += 1
     rng_shuffle_u8(rng, unseen, n)
@@ -558,7 +558,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         out[o + N_FIELDS + i] = (s.closed[seat] >> c) & 1       # closed to the observer
     o += 2 * N_FIELDS
     q = seat
-    for r in range(n):                                          # stones, per seat / 20
+    for _ in range(n):                                          # stones, per seat / 20
         for i in range(N_FIELDS):
             out[o + i] = s.stones[q][CELL_BIT[i]] * <float>0.05
         o += N_FIELDS

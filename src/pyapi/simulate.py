@@ -156,11 +156,7 @@ def simulate(
     done = 0
 
     def run(bounds: tuple[int, int]) -> int:
-        if engine is None:  # LEGACY
-            game._state_class._simulate_chunk(  # type: ignore[attr-defined, unused-ignore]
-                game, s, bounds[0], bounds[1], scores, winners, lengths, stats)
-        else:
-            engine.simulate_chunk(s, bounds[0], bounds[1], scores, winners, lengths, stats)
+        engine.simulate_chunk(s, bounds[0], bounds[1], scores, winners, lengths, stats)
         return bounds[1] - bounds[0]
 
     start = time.perf_counter()

@@ -236,7 +236,7 @@ class Just4FunMove:
 
 @dataclass(frozen=True, slots=True)
 class ScoredLine:
-    """One line a 3 Or More card scored (T10-T11).
+    r"""One line a 3 Or More card scored (T10-T11).
 
     Attributes:
         direction: ``"horizontal"``, ``"vertical"``, ``"falling"`` (a diagonal going

@@ -148,8 +148,10 @@ class VectorEnv:
         npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
         npt.NDArray[np.bool_], dict[str, npt.NDArray[Any]],
     ]:
-        """Play ``actions`` (one per game) and return ``(obs, rewards, terminated, truncated,
-        info)``; ``rewards`` is ``(num_envs, players)`` in self-play, ``(num_envs,)`` else.
+        """Play ``actions`` (one per game); return the five arrays of a Gymnasium step.
+
+        That is ``(obs, rewards, terminated, truncated, info)``; ``rewards`` is
+        ``(num_envs, players)`` in self-play, ``(num_envs,)`` against agents.
 
         Raises:
             TypeError: ``actions`` is not an integer array of shape ``(num_envs,)``.
