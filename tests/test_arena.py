@@ -48,3 +48,23 @@ def test_bad_input() -> None:
         boardcore.arena("just4fun", ["random"], 2, seed=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         boardcore.arena(game, ["random"], 2, seed=1, workers=0)
+
+
+def test_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardcore.cli import EXIT_OK, EXIT_USAGE, main
+
+    args = ["arena", "just4fun", "--players", "2", "--agents", "ismcts:50,random",
+            "--games", "6", "--seed", "2", "--no-progress"]
+    assert main(args) == EXIT_OK
+    table = capsys.readouterr().out
+    assert "just4fun: 6 games, 2 players, seed 2, seats rotated" in table
+    assert "ismcts:50" in table and "95% CI" in table
+    assert main([*args, "--workers", "2"]) == EXIT_OK
+    assert capsys.readouterr().out.split("throughput")[0] == table.split("throughput")[0]
+    assert main([*args, "--json"]) == EXIT_OK
+    doc = json.loads(capsys.readouterr().out)
+    assert [a["agent"] for a in doc["agents"]] == ["ismcts:50", "random"]
+    assert sum(a["wins"] for a in doc["agents"]) == pytest.approx(6)
+    for bad in (["--agents", "minimax"], ["--agents", ""], ["--games", "0"]):
+        assert main([*args, *bad]) == EXIT_USAGE
+        assert capsys.readouterr().err.startswith("boardcore: error:")

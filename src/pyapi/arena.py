@@ -87,6 +87,32 @@ class ArenaResult:
                              minlength=len(self.agents))
         return totals / np.maximum(self.appearances(), 1)
 
+    def intervals(self) -> list[tuple[float, float]]:
+        """Each agent's 95 % Wilson interval of its win rate (wins rounded to whole games)."""
+        from boardcore.stats import wilson
+
+        return [wilson(min(int(round(w)), int(n)), max(int(n), 1))
+                for w, n in zip(self.wins(), self.appearances(), strict=True)]
+
+    def table(self) -> str:
+        """Return the readable table: per agent, seats, wins, win rate and interval, score."""
+        head = (f"{self.game.name}: {self.games:,} games, {self.game.num_players} players, "
+                f"seed {self.seed}, seats rotated")
+        width = max(12, *(len(a) for a in self.agents))
+        rows = [head, "",
+                f"{'agent':<{width}}  {'seats':>7}  {'wins':>8}  {'win rate':>8}  "
+                f"{'95% CI':<17}  {'mean score':>10}"]
+        for name, n, w, r, (lo, hi), m in zip(self.agents, self.appearances(), self.wins(),
+                                              self.win_rates(), self.intervals(),
+                                              self.mean_scores(), strict=True):
+            rows.append(f"{name:<{width}}  {n:>7,}  {w:>8,.1f}  {r:>8.2%}  "
+                        f"[{lo:6.2%}, {hi:6.2%}]  {m:>10.2f}")
+        rows += ["", "a win shared by k seats counts 1/k for each; a win rate is wins per "
+                     "seat played; 95% CI: Wilson interval",
+                 f"throughput: {self.games / max(self.seconds, 1e-9):,.1f} games/s "
+                 f"({self.seconds:.2f} s)"]
+        return "\n".join(rows)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe summary: per agent, seats played, wins, win rate and mean score."""
         return {
@@ -97,10 +123,10 @@ class ArenaResult:
             "games": self.games,
             "agents": [
                 {"agent": name, "seats": int(n), "wins": float(w), "win_rate": float(r),
-                 "mean_score": float(m)}
-                for name, n, w, r, m in zip(self.agents, self.appearances(), self.wins(),
-                                            self.win_rates(), self.mean_scores(),
-                                            strict=True)
+                 "win_rate_95": [lo, hi], "mean_score": float(m)}
+                for name, n, w, r, (lo, hi), m in zip(
+                    self.agents, self.appearances(), self.wins(), self.win_rates(),
+                    self.intervals(), self.mean_scores(), strict=True)
             ],
         }
 
