@@ -43,10 +43,9 @@ from _history cimport hist_t
 from _kernel cimport kernel_t, pick, play_out
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
-from boardcore._engine._state cimport EngineState
+from boardcore._engine._state cimport EngineConfig, EngineState
 
-from boardcore._engine._state import EngineConfig
-from boardcore.errors import NotationError
+from boardcore.errors import InvalidStateError, NotationError
 from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView
 
 cdef extern from *:
@@ -118,6 +117,7 @@ ctypedef struct tom_t:
     int8_t current              # seat to act, -1 once over
     uint8_t next_draw
     uint8_t laid                # cards on the table, the starting card included
+    uint8_t start               # cards on the table where play began (1, or a set-up's)
     uint8_t lo, hi              # card columns of row 1's two ends
     uint8_t top, bottom         # card rows at the top and bottom of the block
     uint8_t open_row, open_next  # the open row (rows 2-4) and the column of its next card
@@ -277,6 +277,7 @@ cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
     _put(s, 1, 1, s.deck[s.next_draw])
     s.next_draw += 1
     s.laid = 1
+    s.start = 1
     s.current = <int8_t>cfg.start_player
     s.last_player = -1
 
@@ -482,12 +483,110 @@ cdef void _stats(const void *state, int64_t *out) noexcept nogil:
 
 
 cdef Py_ssize_t _own_history(const void *state, uint16_t *out) noexcept nogil:
-    # One byte a move in the position, so a copy is one struct copy.
+    # One byte a move in the position, so a copy is one struct copy.  Move m laid card
+    # m + 2; play began with ``start`` cards down, so its first move is m = start - 1.
     cdef const tom_t *s = <const tom_t *>state
-    cdef int m
-    for m in range(s.laid - 1):
-        out[m] = <uint16_t>_hist_action(s, m)
-    return s.laid - 1
+    cdef int m, first = s.start - 1
+    for m in range(first, s.laid - 1):
+        out[m - first] = <uint16_t>_hist_action(s, m)
+    return s.laid - 1 - first
+
+
+cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
+    # What ``seat`` cannot see: the other hands and the stock's order (the state keeps
+    # no generator: chance ends with the deal).  Every laid card is public and a card is
+    # drawn face down, so play reveals nothing about a hand: the unseen cards -- put in
+    # ascending order first, so that nothing of their hidden arrangement leaks -- are
+    # shuffled and dealt back by size, a uniform consistent deal.  The deck's drawn part
+    # (which held the true deal) is cleared: nothing reads it after the deal.
+    cdef tom_t *s = <tom_t *>state
+    cdef uint8_t count[64]
+    cdef uint8_t unseen[DECK]
+    cdef int n = 0, k = 0, p, i, c, _copy
+    memset(count, 0, sizeof(count))
+    for p in range(s.players):
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                count[s.hand[p][i]] += 1
+    for i in range(s.next_draw, DECK):
+        count[s.deck[i]] += 1
+    for c in range(64):
+        for _copy in range(count[c]):
+            unseen[n] = <uint8_t>c
+            n += 1
+    rng_shuffle_u8(rng, unseen, n)
+    for p in range(s.players):
+        if p != seat:
+            i = s.hand_n[p]
+            s.hand_n[p] = 0
+            while i > 0:
+                _insert_card(s, p, unseen[k])
+                k += 1
+                i -= 1
+    memset(s.deck, 0, s.next_draw)
+    for i in range(s.next_draw, DECK):
+        s.deck[i] = unseen[k]
+        k += 1
+
+
+# Observation planes (docs/games/three_or_more.md), in this order.  The table is seen
+# through the block's frame: 12 x 12 squares from the block's top row and row 1's left
+# end (the bitboards' own frame); seats are relative to the observer (0 = the observer,
+# 1 = the next seat after it, ...).
+cdef enum:
+    OBS_TABLE = 0           # 4 colours x 144 squares
+    OBS_NEXT = 576          # 48 card slots: the open row's next slot
+    OBS_PHASE = 624         # 3: row 1 / a corner / the open row
+    OBS_HAND = 627          # 3 cards x 3 squares x 4 colours
+    OBS_UNSEEN = 663        # 64 patterns: cards the observer cannot see, / 3
+    OBS_SEATS = 727         # hand sizes, scores, to act: one per seat each; then stock
+    OBS_FIXED = 728         # everything but the per-seat planes
+
+
+cdef int _observation_size(const void *config) noexcept nogil:
+    return OBS_FIXED + 3 * (<const tom_cfg_t *>config).players
+
+
+cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
+    cdef const tom_t *s = <const tom_t *>state
+    cdef int n = s.players, k, y, x, i, j, p, q, r, card, phase
+    cdef uint32_t w
+    cdef float *t
+    cdef uint8_t count[64]
+    for k in range(4):                                  # table: plane rows 1..12, bits 1..12
+        for y in range(ROW_CARDS):
+            w = s.plane[k][y + 1] >> 1
+            t = &out[OBS_TABLE + k * 144 + y * ROW_CARDS]
+            for x in range(ROW_CARDS):
+                t[x] = (w >> x) & 1
+    memset(&out[OBS_NEXT], 0, (OBS_FIXED - OBS_NEXT) * sizeof(float))
+    if s.current >= 0:
+        phase = _phase(s)
+        if phase == 0:
+            out[OBS_NEXT + (s.open_row - s.top) * ROW_CARDS + s.open_next - s.lo] = 1
+            out[OBS_PHASE + 2] = 1
+        else:
+            out[OBS_PHASE + phase - 1] = 1
+    for i in range(s.hand_n[seat]):                     # hand: card i, square j, colour
+        card = s.hand[seat][i]
+        for j in range(HAND):
+            out[OBS_HAND + i * 12 + j * 4 + ((card >> (4 - 2 * j)) & 3)] = 1
+    memset(count, 0, sizeof(count))                     # unseen: other hands and stock
+    for p in range(n):
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                count[s.hand[p][i]] += 1
+    for i in range(s.next_draw, DECK):
+        count[s.deck[i]] += 1
+    for i in range(64):
+        out[OBS_UNSEEN + i] = count[i] * <float>(1.0 / 3)
+    q = seat
+    for r in range(n):                          # hand sizes / 3, scores / 128, to act
+        out[OBS_SEATS + r] = s.hand_n[q] * <float>(1.0 / 3)
+        out[OBS_SEATS + n + r] = s.score[q] * <float>(1.0 / 128)
+        out[OBS_SEATS + 2 * n + r] = s.current == q
+        q = q + 1 if q + 1 < n else 0
+    out[OBS_SEATS + 3 * n] = (DECK - s.next_draw) * <float>(1.0 / 48)
 
 
 cdef kernel_t KERNEL = kernel_t(
@@ -496,7 +595,7 @@ cdef kernel_t KERNEL = kernel_t(
     num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=_own_history,
-    determinize=NULL, observation_size=NULL, observe=NULL)
+    determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
 #: The kernel table of 3 Or More (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
@@ -701,6 +800,161 @@ cdef list _setup_rng(uint64_t seed):
     return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
 
 
+# ------------------------------------------------------------ set-up positions
+
+cdef bint _ints(object values, int length, int lo, int hi):
+    return (type(values) is list and len(values) == length
+            and all([type(v) is int and lo <= v <= hi for v in values]))
+
+
+cdef list _codes(object cards, int most):
+    # Card patterns as codes; None unless a list of at most ``most`` patterns.
+    if type(cards) is not list or len(cards) > most:
+        return None
+    out = []
+    for text in cards:
+        if type(text) is not str or len(text) != 3 or any([c not in COLOURS for c in text]):
+            return None
+        out.append(card_code(text))
+    return out
+
+
+cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
+    # A set-up position from checked fields (the facade's ``_read_position``); only what
+    # could overrun the struct is checked here.  The bitboards and the cards laid come
+    # from the grid; the last card's slot from its move, its score checked against the
+    # table.  Fields as ``to_dict`` writes them, but ``last_move`` is a MoveScore.
+    cdef int n = cfg.players, p, i, r, c, laid = 0, code, lo, hi, top, bottom
+    grid, row1, block, open_row = f["grid"], f["row1"], f["block"], f["open_row"]
+    hands = [_codes(h, HAND) for h in f["hands"]] if type(f["hands"]) is list else None
+    stock = _codes(f["stock"], DECK)
+    current, last = f["current_player"], f["last_move"]
+    if (type(grid) is not list or len(grid) != 21
+            or not all([type(g) is str and len(g) == 23 for g in grid])
+            or not _ints(row1, 2, 0, 22) or not _ints(block, 2, 0, 6)
+            or not row1[0] <= START_COL <= row1[1] or row1[1] - row1[0] >= ROW_CARDS
+            or not block[0] <= ROW1 <= block[1] or block[1] - block[0] >= 4
+            or (open_row is not None and not (
+                _ints(open_row, 3, -1, 22) and block[0] <= open_row[0] <= block[1]
+                and row1[0] <= open_row[1] <= row1[1] and open_row[2] in (-1, 1)))
+            or hands is None or len(hands) != n or any([h is None for h in hands])
+            or stock is None or not _ints(f["scores"], n, 0, 32767)
+            or not (current is None or type(current) is int and 0 <= current < n)
+            or not (last is None or isinstance(last, MoveScore))):
+        raise InvalidStateError("a 3 Or More position does not fit: sizes or values out of range")
+    lo, hi = row1
+    top, bottom = block
+    memset(s, 0, sizeof(tom_t))
+    s.players = n
+    s.turns = cfg.turns
+    s.lo, s.hi, s.top, s.bottom = lo, hi, top, bottom
+    for r in range(top, bottom + 1):
+        for c in range(lo, hi + 1):
+            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
+            if card == "...":
+                continue
+            codes = _codes([card], 1)
+            if codes is None:
+                raise InvalidStateError(f"field 'grid': card row {r}, column {c} is {card!r}, "
+                                        f"not a whole card")
+            _put(s, _plane_y(s, r), _plane_x(s, c), codes[0])
+            laid += 1
+    if laid == 0 or 3 * laid != sum([len(g) - g.count(".") for g in grid]):
+        raise InvalidStateError("field 'grid' holds squares outside the block that "
+                                "'row1' and 'block' describe")
+    s.laid = s.start = <uint8_t>laid
+    if open_row is not None:
+        s.open_row, s.open_next, s.open_dir = open_row
+    for p in range(n):
+        for code in sorted(hands[p]):
+            _insert_card(s, p, code)
+        s.score[p] = f["scores"][p]
+    if len(stock) + laid > DECK:
+        raise InvalidStateError("fields 'grid' and 'stock' hold more than 48 cards")
+    s.next_draw = <uint8_t>(DECK - len(stock))
+    for i in range(len(stock)):
+        s.deck[s.next_draw + i] = stock[i]
+    s.current = -1 if current is None else current
+    s.last_player = -1
+    if last is None:
+        if laid != 1:
+            raise InvalidStateError("field 'last_move' is null, but cards were laid after "
+                                    "the starting card")
+        return 0
+    if laid == 1:
+        raise InvalidStateError("field 'last_move': no card was laid after the starting card")
+    _fill_last(s, last, open_row is not None)
+    return 0
+
+
+cdef int _fill_last(tom_t *s, object last, bint open) except -1:
+    # The last move: its history byte, the corner it began a row at, its slot (found by
+    # its place; a card that ended a row of rows 2-4 lies at one of the row's ends, the
+    # first whose card and score match is taken), then its score checked.
+    cdef int action, card, rest, turned = 0, place, before = s.laid - 1, expected
+    cdef int row, col
+    if (type(last.player) is not int or not 0 <= last.player < s.players
+            or type(last.points) is not int or not 0 <= last.points <= 32767):
+        raise InvalidStateError(f"field 'last_move' is {last!r}: a seat and points, please")
+    try:
+        action = _parse(last.move, s.turns)
+    except NotationError as exc:
+        raise InvalidStateError(f"field 'last_move': {exc}") from None
+    card = action & 63
+    rest = action >> 6
+    if s.turns == 2:
+        turned = rest & 1
+        rest >>= 1
+    place = rest
+    if before < ROW_CARDS:
+        expected = place == P_LEFT or place == P_RIGHT
+    elif before % ROW_CARDS == 0:
+        expected = P_TOP_LEFT <= place <= P_BOTTOM_RIGHT
+    else:
+        expected = place == P_NEXT
+    if not expected or (turned and _reverse(card) == card):
+        raise InvalidStateError(f"field 'last_move': {last.move!r} cannot have laid card "
+                                f"{s.laid} of the table (T6, T7)")
+    slots = []
+    if open:
+        slots.append((s.open_row, s.open_next - s.open_dir))
+    elif place == P_LEFT or place == P_RIGHT:
+        slots.append((ROW1, s.lo if place == P_LEFT else s.hi))
+    elif place == P_NEXT and s.laid % ROW_CARDS == 0:
+        for row in (s.top, s.bottom):
+            if row != ROW1:
+                slots += [(row, s.lo), (row, s.hi)]
+    if place >= P_TOP_LEFT and (
+            not open or (s.open_row < ROW1) != (place <= P_TOP_RIGHT)
+            or (s.open_dir == 1) != (place == P_TOP_LEFT or place == P_BOTTOM_LEFT)):
+        slots = []
+    s.hist[s.laid - 2] = <uint8_t>(card | (turned << 6) | ((place == P_RIGHT) << 7))
+    if place >= P_TOP_LEFT:
+        s.corners = <uint8_t>((place - P_TOP_LEFT) << (2 * (before // ROW_CARDS - 1)))
+    s.last_player = <int8_t>last.player
+    s.last_points = <int16_t>last.points
+    s.last_shown = <uint8_t>(_reverse(card) if turned else card)
+    for row, col in slots:
+        if _colours_at(s, row, col) == s.last_shown:
+            s.last_row = <uint8_t>row
+            s.last_col = <uint8_t>col
+            if _breakdown(s) == last:
+                return 0
+    raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
+                            f"{_card_text(s.last_shown)} last scores on this table")
+
+
+cdef int _colours_at(const tom_t *s, int row, int col) noexcept:
+    # The card (as it lies) in table card slot (row, col); -1 if a square is empty.
+    cdef int i, k, card = 0
+    for i in range(3):
+        k = _colour_at(s, 3 * row + i, col)
+        if k < 0:
+            return -1
+        card = card * 4 + k
+    return card
+
+
 # ------------------------------------ the state class (shared methods: EngineState)
 
 @cython.final
@@ -800,6 +1054,26 @@ cdef class ThreeOrMoreState(EngineState):
     def __str__(self):
         cdef tom_t s = self._snapshot()
         return _picture(&s)
+
+    @staticmethod
+    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
+        """Return a position drawn by ``fields`` (the facade has checked them).
+
+        ``fields`` are those of ``to_dict`` (``current_player``, ``scores``, ``hands``,
+        ``stock``, ``grid``, ``row1``, ``block``, ``open_row``), with ``last_move`` a
+        ``MoveScore`` or ``None``.  Values that would not fit the position raise
+        ``InvalidStateError``; so does a last move that does not score as stated.
+        """
+        if config.k != &KERNEL:
+            raise TypeError("config is not a 3 Or More configuration")
+        cdef ThreeOrMoreState st = <ThreeOrMoreState>config._make(game, seed)
+        for key in ("grid", "row1", "block", "open_row", "hands", "stock", "scores",
+                    "current_player", "last_move"):
+            if key not in fields:
+                raise InvalidStateError(f"state data has no field {key!r}")
+        _fill(&st.s, <const tom_cfg_t *><const char *>config.blob, fields)
+        st._started(st._fields())
+        return st
 
     # -- 3 Or More ------------------------------------------------------------------
 
