@@ -36,7 +36,7 @@ cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _common cimport action_index, seat_index
 from _history cimport hist_t
@@ -547,18 +547,29 @@ cdef int _observation_size(const void *config) noexcept nogil:
     return OBS_FIXED + 3 * (<const tom_cfg_t *>config).players
 
 
+# Four table squares (one nibble of a bitboard row) as four floats, for the table plane.
+cdef float NIBBLE[16][4]
+for _n in range(16):
+    for _b in range(4):
+        NIBBLE[_n][_b] = (_n >> _b) & 1
+
+
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     cdef const tom_t *s = <const tom_t *>state
-    cdef int n = s.players, k, y, x, i, j, p, q, r, card, phase
+    cdef int n = s.players, k, y, i, j, p, q, r, card, phase
+    cdef int rows = 3 * (s.bottom - s.top + 1)
     cdef uint32_t w
     cdef float *t
-    cdef uint8_t count[64]
-    for k in range(4):                                  # table: plane rows 1..12, bits 1..12
-        for y in range(ROW_CARDS):
+    cdef float third = <float>(1.0 / 3)
+    for k in range(4):                      # table: plane rows 1..12, bits 1..12, by nibbles
+        t = &out[OBS_TABLE + k * 144]
+        for y in range(rows):
             w = s.plane[k][y + 1] >> 1
-            t = &out[OBS_TABLE + k * 144 + y * ROW_CARDS]
-            for x in range(ROW_CARDS):
-                t[x] = (w >> x) & 1
+            memcpy(t, NIBBLE[w & 15], 4 * sizeof(float))
+            memcpy(t + 4, NIBBLE[(w >> 4) & 15], 4 * sizeof(float))
+            memcpy(t + 8, NIBBLE[(w >> 8) & 15], 4 * sizeof(float))
+            t += ROW_CARDS
+        memset(t, 0, (ROW_CARDS - rows) * ROW_CARDS * sizeof(float))
     memset(&out[OBS_NEXT], 0, (OBS_FIXED - OBS_NEXT) * sizeof(float))
     if s.current >= 0:
         phase = _phase(s)
@@ -571,18 +582,15 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         card = s.hand[seat][i]
         for j in range(HAND):
             out[OBS_HAND + i * 12 + j * 4 + ((card >> (4 - 2 * j)) & 3)] = 1
-    memset(count, 0, sizeof(count))                     # unseen: other hands and stock
-    for p in range(n):
+    for p in range(n):                                  # unseen: other hands and stock
         if p != seat:
             for i in range(s.hand_n[p]):
-                count[s.hand[p][i]] += 1
+                out[OBS_UNSEEN + s.hand[p][i]] += third
     for i in range(s.next_draw, DECK):
-        count[s.deck[i]] += 1
-    for i in range(64):
-        out[OBS_UNSEEN + i] = count[i] * <float>(1.0 / 3)
+        out[OBS_UNSEEN + s.deck[i]] += third
     q = seat
     for r in range(n):                          # hand sizes / 3, scores / 128, to act
-        out[OBS_SEATS + r] = s.hand_n[q] * <float>(1.0 / 3)
+        out[OBS_SEATS + r] = s.hand_n[q] * third
         out[OBS_SEATS + n + r] = s.score[q] * <float>(1.0 / 128)
         out[OBS_SEATS + 2 * n + r] = s.current == q
         q = q + 1 if q + 1 < n else 0
@@ -892,7 +900,7 @@ cdef int _fill_last(tom_t *s, object last, bint open) except -1:
     # its place; a card that ended a row of rows 2-4 lies at one of the row's ends, the
     # first whose card and score match is taken), then its score checked.
     cdef int action, card, rest, turned = 0, place, before = s.laid - 1, expected
-    cdef int row, col
+    cdef int row, col, lines
     if (type(last.player) is not int or not 0 <= last.player < s.players
             or type(last.points) is not int or not 0 <= last.points <= 32767):
         raise InvalidStateError(f"field 'last_move' is {last!r}: a seat and points, please")
@@ -932,12 +940,13 @@ cdef int _fill_last(tom_t *s, object last, bint open) except -1:
     if place >= P_TOP_LEFT:
         s.corners = <uint8_t>((place - P_TOP_LEFT) << (2 * (before // ROW_CARDS - 1)))
     s.last_player = <int8_t>last.player
-    s.last_points = <int16_t>last.points
     s.last_shown = <uint8_t>(_reverse(card) if turned else card)
     for row, col in slots:
         if _colours_at(s, row, col) == s.last_shown:
             s.last_row = <uint8_t>row
             s.last_col = <uint8_t>col
+            s.last_points = <int16_t>_score(s, _plane_y(s, row), _plane_x(s, col),
+                                            s.last_shown, NULL, &lines)
             if _breakdown(s) == last:
                 return 0
     raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
