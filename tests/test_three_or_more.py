@@ -802,15 +802,16 @@ def _broken(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     stray[0] = "R" + stray[0][1:]
     change("no card lies", grid=stray)
     change("row 1 holds the starting card's column", row1=[12, 14])
-    change("field 'block'", block=[2, 3])
-    change("field 'open_row'", open_row=[2, 12, 1])
+    change("another row begins only once", block=[2, 3])
+    change("the block holds row 1", block=[4, 5])
+    change("'open_row'", open_row=[2, 12, 1])
     hands = [list(h) for h in doc["hands"]]
     hands[0][0] = hands[1][0]
-    change("the deck's 48 cards", hands=[sorted(h, key=_code) for h in hands])
+    change(r"deck.*\(T2\)", hands=[sorted(h, key=_code) for h in hands])
     change("ascending", hands=[h[::-1] for h in doc["hands"]])
     change("3 cards while the stock lasts",
            hands=[doc["hands"][0][:2], doc["hands"][1]], stock=doc["stock"] + doc["hands"][0][2:])
-    change("game is not over", current_player=None)
+    change("the game is over exactly when", current_player=None)
     change("cannot be the next to play", current_player=1 - doc["current_player"])
     last = dict(doc["last_move"])
     more = [v + 1 for v in doc["scores"]]
@@ -844,6 +845,30 @@ def test_set_up_positions_that_break_the_rules_are_refused() -> None:
     with pytest.raises(InvalidStateError, match="no set-up|not what laying"):
         set_up(full.game, {**full.to_dict(), "last_move": {
             **full.to_dict()["last_move"], "move": "RRR"}})
+    # an open row: it runs away from its corner and is not full
+    state = scripted(2, "GBY", [*row1, "GGG@top-right", "RRR"])
+    play(state, *row1, "GGG@top-right", "RRR")
+    doc = state.to_dict()
+    assert doc["open_row"] == [2, 20, -1] and set_up(state.game, doc).view(0) == state.view(0)
+    for message, fields in [
+        ("no card lies|a card lies there", {"open_row": [2, 13, 1]}),
+        ("not yet full", {"open_row": [2, 9, -1]}),
+        ("top or bottom row", {"open_row": [4, 20, -1]}),
+        ("a card lies there", {"open_row": None}),
+    ]:
+        with pytest.raises(InvalidStateError, match=message):
+            set_up(state.game, {**doc, **fields})
+    # the stock gone: the seat to play holds the most cards
+    late = ThreeOrMore(players=3).new_state(seed=2)
+    for _ in range(42):
+        late.apply(late.legal_actions()[0])
+    doc = late.to_dict()
+    assert doc["stock"] == [] and [len(h) for h in doc["hands"]] == [2, 2, 1]
+    assert set_up(late.game, doc).view(0) == late.view(0)
+    with pytest.raises(InvalidStateError, match="plays from the largest hand"):
+        set_up(late.game, {**doc, "hands": doc["hands"][::-1]})
+    with pytest.raises(InvalidStateError, match="the game is over exactly when"):
+        set_up(late.game, {**doc, "current_player": None})
 
 
 # -- determinization --------------------------------------------------------------------

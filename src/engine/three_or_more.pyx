@@ -827,12 +827,106 @@ cdef list _codes(object cards, int most):
     return out
 
 
+cdef set _table_slots(int lo, int hi, int top, int bottom, object open_row):
+    # The card slots a table with these row 1 ends, block rows and open row has filled.
+    filled = {(ROW1, c) for c in range(lo, hi + 1)}
+    for r in range(top, bottom + 1):
+        if r != ROW1:
+            filled |= {(r, c) for c in range(lo, hi + 1)}
+    if open_row is not None:
+        r, nxt, d = open_row
+        filled -= {(r, c) for c in range(lo, hi + 1)}
+        filled |= {(r, c) for c in (range(lo, nxt) if d == 1 else range(nxt + 1, hi + 1))}
+    return filled
+
+
+cdef object _table(object grid, int lo, int hi, int top, int bottom, object open_row):
+    # T5-T7: the grid holds whole cards exactly in the slots the other table fields
+    # describe; return those cards' codes by slot, or raise.
+    if not lo <= START_COL <= hi or hi - lo >= ROW_CARDS:
+        raise InvalidStateError(f"field 'row1' is {[lo, hi]}: row 1 holds the starting "
+                                f"card's column {START_COL} and at most 12 cards (T6)")
+    if not top <= ROW1 <= bottom or bottom - top >= 4:
+        raise InvalidStateError(f"field 'block' is {[top, bottom]}: the block holds row 1 "
+                                f"(card row {ROW1}) and at most 4 rows (T5)")
+    if hi - lo < ROW_CARDS - 1 and (top != bottom or open_row is not None):
+        raise InvalidStateError("fields 'block' and 'open_row': another row begins only "
+                                "once row 1 holds 12 cards (T7)")
+    if open_row is not None:
+        r, nxt, d = open_row
+        if (r not in (top, bottom) or r == ROW1 or d not in (1, -1)
+                or not (lo < nxt <= hi if d == 1 else lo <= nxt < hi)):
+            raise InvalidStateError(f"field 'open_row' is {open_row}: the open row is the "
+                                    f"block's top or bottom row, begun at a corner and not "
+                                    f"yet full (T7)")
+    filled = _table_slots(lo, hi, top, bottom, open_row)
+    cards = {}
+    for r in range(7):
+        for c in range(23):
+            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
+            if (r, c) in filled:
+                codes = _codes([card], 1)
+                if codes is None:
+                    raise InvalidStateError(
+                        f"field 'grid': the card at card row {r}, column {c} is {card!r}; "
+                        f"the fields 'row1', 'block' and 'open_row' say a card lies there")
+                cards[(r, c)] = codes[0]
+            elif card != "...":
+                raise InvalidStateError(
+                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
+                    f"fields 'row1', 'block' and 'open_row' say no card lies")
+    return cards
+
+
+cdef int _check_cards(const tom_cfg_t *cfg, object laid, list hands, list stock,
+                      object current) except -1:
+    # T2, T3: the table, the hands and the stock are the deck; T8, T9: who holds what.
+    cdef int n = cfg.players, i
+    rest = [0] * 64
+    for i in range(DECK):
+        rest[cfg.deck[i]] += 1
+    for code in [c for h in hands for c in h] + stock:
+        rest[code] -= 1
+    if min(rest) < 0:
+        raise InvalidStateError("fields 'hands' and 'stock' hold cards the deck does not (T2)")
+    table = [0] * 64
+    for code in laid:
+        table[code] += 1
+    if cfg.turns == 2:          # a card on the table may lie either way up: by pairs
+        for i in range(64):
+            if _reverse(i) < i:
+                rest[_reverse(i)] += rest[i]
+                table[_reverse(i)] += table[i]
+                rest[i] = table[i] = 0
+    if rest != table:
+        raise InvalidStateError("fields 'grid', 'hands' and 'stock' together must be the "
+                                "deck's 48 cards (T2)")
+    sizes = [len(h) for h in hands]
+    if (current is None) != (len(laid) == DECK):
+        raise InvalidStateError(
+            f"field 'current_player' is {current!r}, but {len(laid)} of 48 cards are laid: "
+            f"the game is over exactly when all are (T9)")
+    if current is None:
+        return 0
+    if stock and sizes != [HAND] * n:
+        raise InvalidStateError(
+            f"field 'hands': every seat holds 3 cards while the stock lasts (T8), not {sizes}")
+    order = [sizes[(current + i) % n] for i in range(n)]
+    if order != sorted(order, reverse=True) or order[0] - order[n - 1] > 1:
+        raise InvalidStateError(
+            f"field 'hands': with the stock gone, seat {current} plays from the largest "
+            f"hand and each seat after it holds as many cards or one fewer (T8), not {sizes}")
+    return 0
+
+
 cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
-    # A set-up position from checked fields (the facade's ``_read_position``); only what
-    # could overrun the struct is checked here.  The bitboards and the cards laid come
-    # from the grid; the last card's slot from its move, its score checked against the
-    # table.  Fields as ``to_dict`` writes them, but ``last_move`` is a MoveScore.
-    cdef int n = cfg.players, p, i, r, c, laid = 0, code, lo, hi, top, bottom
+    # A set-up position from its fields, as ``to_dict`` writes them but ``last_move`` a
+    # MoveScore.  The facade has checked the fields' types, the hands' order, the scores
+    # and the turn order; the table, the cards and the hand sizes are checked here, so
+    # that no position this makes can lead play out of bounds.  The bitboards and the
+    # cards laid come from the grid; the last card's slot from its move, its score
+    # checked against the table.
+    cdef int n = cfg.players, p, i, lo, hi, top, bottom
     grid, row1, block, open_row = f["grid"], f["row1"], f["block"], f["open_row"]
     hands = [_codes(h, HAND) for h in f["hands"]] if type(f["hands"]) is list else None
     stock = _codes(f["stock"], DECK)
@@ -840,11 +934,7 @@ cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
     if (type(grid) is not list or len(grid) != 21
             or not all([type(g) is str and len(g) == 23 for g in grid])
             or not _ints(row1, 2, 0, 22) or not _ints(block, 2, 0, 6)
-            or not row1[0] <= START_COL <= row1[1] or row1[1] - row1[0] >= ROW_CARDS
-            or not block[0] <= ROW1 <= block[1] or block[1] - block[0] >= 4
-            or (open_row is not None and not (
-                _ints(open_row, 3, -1, 22) and block[0] <= open_row[0] <= block[1]
-                and row1[0] <= open_row[1] <= row1[1] and open_row[2] in (-1, 1)))
+            or not (open_row is None or _ints(open_row, 3, -1, 22))
             or hands is None or len(hands) != n or any([h is None for h in hands])
             or stock is None or not _ints(f["scores"], n, 0, 32767)
             or not (current is None or type(current) is int and 0 <= current < n)
@@ -852,44 +942,32 @@ cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
         raise InvalidStateError("a 3 Or More position does not fit: sizes or values out of range")
     lo, hi = row1
     top, bottom = block
+    cards = _table(grid, lo, hi, top, bottom, open_row)
+    _check_cards(cfg, list(cards.values()), hands, stock, current)
     memset(s, 0, sizeof(tom_t))
     s.players = n
     s.turns = cfg.turns
     s.lo, s.hi, s.top, s.bottom = lo, hi, top, bottom
-    for r in range(top, bottom + 1):
-        for c in range(lo, hi + 1):
-            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
-            if card == "...":
-                continue
-            codes = _codes([card], 1)
-            if codes is None:
-                raise InvalidStateError(f"field 'grid': card row {r}, column {c} is {card!r}, "
-                                        f"not a whole card")
-            _put(s, _plane_y(s, r), _plane_x(s, c), codes[0])
-            laid += 1
-    if laid == 0 or 3 * laid != sum([len(g) - g.count(".") for g in grid]):
-        raise InvalidStateError("field 'grid' holds squares outside the block that "
-                                "'row1' and 'block' describe")
-    s.laid = s.start = <uint8_t>laid
+    for (r, c), code in cards.items():
+        _put(s, _plane_y(s, r), _plane_x(s, c), code)
+    s.laid = s.start = <uint8_t>len(cards)
     if open_row is not None:
         s.open_row, s.open_next, s.open_dir = open_row
     for p in range(n):
         for code in sorted(hands[p]):
             _insert_card(s, p, code)
         s.score[p] = f["scores"][p]
-    if len(stock) + laid > DECK:
-        raise InvalidStateError("fields 'grid' and 'stock' hold more than 48 cards")
     s.next_draw = <uint8_t>(DECK - len(stock))
     for i in range(len(stock)):
         s.deck[s.next_draw + i] = stock[i]
     s.current = -1 if current is None else current
     s.last_player = -1
     if last is None:
-        if laid != 1:
+        if s.laid != 1:
             raise InvalidStateError("field 'last_move' is null, but cards were laid after "
                                     "the starting card")
         return 0
-    if laid == 1:
+    if s.laid == 1:
         raise InvalidStateError("field 'last_move': no card was laid after the starting card")
     _fill_last(s, last, open_row is not None)
     return 0

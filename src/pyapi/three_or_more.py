@@ -29,7 +29,6 @@ Outcome(scores=(92, 85), winners=frozenset({0}))
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -170,12 +169,8 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
 
 # -- set-up positions -------------------------------------------------------------------
 
-#: Card slots of the table: 7 card rows x 23 card columns; row 1 is card row 3.
-TABLE_ROWS, TABLE_COLS, ROW1, START_COL = 7, 23, 3, 11
-
-
-def _reverse(card: str) -> str:
-    return card[::-1]
+#: The table: 7 card rows x 23 card columns, 3 squares a card row.
+TABLE_ROWS, TABLE_COLS = 7, 23
 
 
 def _card_list(value: object, name: str, most: int) -> list[str]:
@@ -190,25 +185,10 @@ def _card_list(value: object, name: str, most: int) -> list[str]:
     return value
 
 
-def _slots(lo: int, hi: int, top: int, bottom: int,
-           open_row: list[int] | None) -> set[tuple[int, int]]:
-    """The card slots a table with these ends, rows and open row has filled (T6, T7)."""
-    filled = {(ROW1, c) for c in range(lo, hi + 1)}
-    for r in range(top, bottom + 1):
-        if r != ROW1:
-            filled |= {(r, c) for c in range(lo, hi + 1)}
-    if open_row is not None:
-        r, nxt, d = open_row
-        filled -= {(r, c) for c in range(lo, hi + 1)}
-        filled |= {(r, c) for c in (range(lo, nxt) if d == 1 else range(nxt + 1, hi + 1))}
-    return filled
+def _read_table(data: dict[str, Any]) -> dict[str, Any]:
+    """The table fields' types: ``grid``, ``row1``, ``block``, ``open_row``.
 
-
-def _read_table(data: dict[str, Any]) -> tuple[list[str], list[int], list[int],
-                                                list[int] | None, list[str]]:
-    """Check the table fields: the grid, row 1's ends, the block, the open row (T5-T7).
-
-    Returns them with the cards on the table as they lie.
+    How they fit together (T5-T7) is the engine's to check, with the cards.
     """
     grid = list_field(data, "grid", 3 * TABLE_ROWS)
     for line in grid:
@@ -216,46 +196,14 @@ def _read_table(data: dict[str, Any]) -> tuple[list[str], list[int], list[int],
             raise InvalidStateError(
                 f"field 'grid' must hold {3 * TABLE_ROWS} strings of {TABLE_COLS} squares "
                 f"(R, G, B, Y or .), not {quote(line)}")
-    lo, hi = int_list(field(data, "row1"), "row1", 0, TABLE_COLS - 1, 2)
-    if not lo <= START_COL <= hi or hi - lo > 11:
-        raise InvalidStateError(
-            f"field 'row1' is {[lo, hi]}: row 1 holds the starting card's column "
-            f"{START_COL} and at most 12 cards (T6)")
-    top, bottom = int_list(field(data, "block"), "block", 0, TABLE_ROWS - 1, 2)
-    if not top <= ROW1 <= bottom or bottom - top > 3:
-        raise InvalidStateError(
-            f"field 'block' is {[top, bottom]}: the block holds row 1 (card row {ROW1}) and "
-            f"at most 4 rows (T5)")
-    if hi - lo < 11 and top != bottom:
-        raise InvalidStateError(
-            "field 'block': another row begins only once row 1 holds 12 cards (T7)")
     open_row = field(data, "open_row")
-    if open_row is not None:
-        open_row = int_list(open_row, "open_row", -1, TABLE_COLS - 1, 3)
-        r, nxt, d = open_row
-        if (hi - lo < 11 or r not in (top, bottom) or r == ROW1 or d not in (1, -1)
-                or not (lo < nxt <= hi if d == 1 else lo <= nxt < hi)):
-            raise InvalidStateError(
-                f"field 'open_row' is {open_row}: the open row is the top or bottom row of "
-                f"the block, begun at a corner and not yet full (T7)")
-    filled = _slots(lo, hi, top, bottom, open_row)
-    if open_row is None and len(filled) > 12 and len(filled) % 12:
-        raise InvalidStateError("field 'open_row' is null, but a row is not full")
-    cards = []
-    for r in range(TABLE_ROWS):
-        for c in range(TABLE_COLS):
-            card = "".join(grid[3 * r + i][c] for i in range(3))
-            if (r, c) in filled and "." in card:
-                raise InvalidStateError(
-                    f"field 'grid': the card at card row {r}, column {c} is {card!r}; the "
-                    f"fields 'row1', 'block' and 'open_row' say a card lies there")
-            if (r, c) not in filled and card != "...":
-                raise InvalidStateError(
-                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
-                    f"fields 'row1', 'block' and 'open_row' say no card lies")
-            if (r, c) in filled:
-                cards.append(card)
-    return grid, [lo, hi], [top, bottom], open_row, cards
+    return {
+        "grid": grid,
+        "row1": int_list(field(data, "row1"), "row1", 0, TABLE_COLS - 1, 2),
+        "block": int_list(field(data, "block"), "block", 0, TABLE_ROWS - 1, 2),
+        "open_row": None if open_row is None
+        else int_list(open_row, "open_row", -1, TABLE_COLS - 1, 3),
+    }
 
 
 def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
@@ -285,48 +233,20 @@ def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
 
 
 def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
-    """Check a set-up position's fields against the rules; return them for the engine."""
+    """Check a set-up position's fields; return them for the engine.
+
+    Here: every field's type, the hands' order, the scores and the turn order; the
+    engine checks the table (T5-T7), that the cards are the deck (T2, T3), who holds how
+    many (T8, T9) and what the last move scored (T10, T11).
+    """
     n = game.num_players
-    grid, row1, block, open_row, table = _read_table(data)
+    position = _read_table(data)
     hands = [_card_list(h, "hands", 3) for h in list_field(data, "hands", n)]
     for p, hand in enumerate(hands):
         if [card_code(c) for c in hand] != sorted(card_code(c) for c in hand):
             raise InvalidStateError(
                 f"field 'hands': seat {p}'s hand {hand!r} must be ascending by card code")
-    stock = _card_list(field(data, "stock"), "stock", 48)
-    held = [c for h in hands for c in h] + stock
-    if len(table) + len(held) != 48:
-        raise InvalidStateError(
-            f"fields 'grid', 'hands' and 'stock' hold {len(table) + len(held)} cards, not the "
-            f"deck's 48")
-    deck = game.options["deck"] or DEFAULT_DECK
-    assert isinstance(deck, tuple)
-    rest = Counter(deck)
-    rest.subtract(held)
-    laid = list(rest.elements())
-    if game.options["allow_rotation"]:   # T3: a card on the table may lie upside down
-        laid, table = [min(c, _reverse(c)) for c in laid], [min(c, _reverse(c)) for c in table]
-    if any(v < 0 for v in rest.values()) or Counter(laid) != Counter(table):
-        raise InvalidStateError(
-            "fields 'grid', 'hands' and 'stock' together must be the deck's 48 cards (T2)")
     current = seat_field(data, "current_player", n)
-    sizes = [len(h) for h in hands]
-    if len(table) == 48:
-        if current is not None:
-            raise InvalidStateError(
-                f"field 'current_player' is {current!r}, but all 48 cards are laid (T9)")
-    elif current is None:
-        raise InvalidStateError("field 'current_player' is null, but the game is not over")
-    elif stock and sizes != [3] * n:
-        raise InvalidStateError(
-            f"field 'hands': every seat holds 3 cards while the stock lasts (T8), not {sizes}")
-    else:
-        order = [sizes[(current + k) % n] for k in range(n)]
-        if order != sorted(order, reverse=True) or order[0] - order[-1] > 1:
-            raise InvalidStateError(
-                f"field 'hands': with the stock gone, seat {current} plays from the largest "
-                f"hand and each seat after it holds as many cards or one fewer (T8), not "
-                f"{sizes}")
     scores = int_list(field(data, "scores"), "scores", 0, 9024, n)
     last = _read_last_move(data, n)
     if last is not None and current is not None and last.player != (current - 1) % n:
@@ -336,6 +256,5 @@ def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
     if last is not None and not 0 <= last.points <= scores[last.player]:
         raise InvalidStateError(
             f"field 'last_move' scores {last.points}, more than seat {last.player}'s total")
-    return {"grid": grid, "row1": row1, "block": block, "open_row": open_row,
-            "hands": hands, "stock": stock, "scores": scores, "current_player": current,
-            "last_move": last}
+    return {**position, "hands": hands, "stock": _card_list(field(data, "stock"), "stock", 48),
+            "scores": scores, "current_player": current, "last_move": last}
