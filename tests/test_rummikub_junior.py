@@ -2,7 +2,8 @@
 views, pictures, options, records, simulate, hostile input and typing.
 
 The golden playthroughs (tests/data/rummikub_junior_playthrough_*.json) are checked by
-tests/test_golden.py, the doctests by tests/test_docs.py."""
+tests/test_golden.py, the doctests by tests/test_docs.py.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import json
 import pickle
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 from boardcore import (
     ConfigurationError,
     IllegalActionError,
@@ -20,7 +22,7 @@ from boardcore import (
     NotationError,
 )
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
-
+from tests.conftest import HEADER, set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 
@@ -39,8 +41,9 @@ def position(
     passes: int = 0,
     went_out: int | None = None,
 ) -> Any:
-    """A state from racks written ``"R3 R4 J"``; the pool defaults to every tile left,
-    in tile order."""
+    """A set-up state from racks written ``"R3 R4 J"``; the pool defaults to every tile
+    left, in tile order.
+    """
     rack_lists = [r.split() for r in racks]
     players = len(racks)
     if pool is None:
@@ -60,7 +63,7 @@ def position(
         "laid_this_turn": laid, "joker_pending": pending, "passes": passes,
         "went_out": went_out, "rng": [1, 2, 3, 4], "history": [],
     }
-    return boardcore.make("rummikub_junior", players=players).state_from_dict(d)
+    return set_up(boardcore.make("rummikub_junior", players=players), d)
 
 
 def play(state: Any, *texts: str) -> None:
@@ -149,9 +152,9 @@ def test_K4_shuffled_pool_each_player_draws_six() -> None:
     d = state.to_dict()
     for p in range(3):
         assert d["racks"][p] == sorted(tiles[6 * p:6 * p + 6], key=ref.ORDER.__getitem__)
-        assert state.view(p).rack_sizes == (6, 6, 6)
+        assert state.view(p).hand_sizes == (6, 6, 6)
     assert d["pool"] == tiles[18:]
-    assert state.view(0).pool_size == 26
+    assert state.view(0).draw_pile_size == 26
 
 
 # -- K5: a turn ---------------------------------------------------------------------------
@@ -175,7 +178,7 @@ def test_K5a_new_run_of_at_least_three_from_the_rack() -> None:
         "new Y2 Y3 Y4", "new Y2 Y3 Y4 Y5", "new Y3 Y4 Y5",
     ]
     play(state, "new Y2 Y3 Y4 Y5")
-    assert state.view(0).rack == ("K7",)
+    assert state.view(0).hand == ("K7",)
 
 
 def test_K5b_extend_a_run_at_either_end_with_a_tile_or_joker() -> None:
@@ -192,7 +195,7 @@ def test_K5c_swap_puts_the_tile_in_and_the_joker_must_be_laid_next() -> None:
     assert "swap 0 1" in legal_texts(state)
     play(state, "swap 0 1")
     assert state.to_dict()["table"] == ["R3 R4 R5"]
-    assert state.view(0).rack == ("B1", "B2", "K9", "J")
+    assert state.view(0).hand == ("B1", "B2", "K9", "J")
     assert state.view(0).joker_pending
     # Only actions laying a joker: no end, no pass, no tile-only lay.
     assert legal_texts(state) == [
@@ -264,10 +267,10 @@ def test_K6_a_joker_standing_for_a_table_tile_can_never_be_swapped() -> None:
 def test_K6_jokers_are_interchangeable_after_a_swap() -> None:
     state = position(["R4 J B1 B2", "K1"], ("R3 J(R4) R5",))
     play(state, "swap 0 1")
-    assert state.view(0).rack.count("J") == 2
+    assert state.view(0).hand.count("J") == 2
     assert "new B1 J(B2) J(B3)" in legal_texts(state)
     play(state, "new B1 B2 J(B3)")  # one of two jokers; either counts as the taken one
-    assert state.view(0).rack == ("J",)
+    assert state.view(0).hand == ("J",)
     assert not state.view(0).joker_pending
 
 
@@ -323,8 +326,8 @@ def test_K8_pass_pays_one_star_and_draws_one_tile() -> None:
     assert legal_texts(state)[0] == "pass"  # legal although R1 R2 R3 could be laid
     play(state, "pass")
     assert state.scores() == (5, 6)
-    assert state.view(0).rack == ("R1", "R2", "R3", "B7")
-    assert state.view(0).pool_size == 44 - 4 - 1
+    assert state.view(0).hand == ("R1", "R2", "R3", "B7")
+    assert state.view(0).draw_pile_size == 44 - 4 - 1
     assert state.current_player == 1
 
 
@@ -332,7 +335,7 @@ def test_K8_no_stars_no_payment() -> None:
     state = position(["R1", "K1"], stars=[0, 6])
     play(state, "pass")
     assert state.scores() == (0, 6)
-    assert state.view(0).rack_sizes == (2, 1)
+    assert state.view(0).hand_sizes == (2, 1)
 
 
 def test_K8_empty_pool_neither_pays_nor_draws() -> None:
@@ -340,7 +343,7 @@ def test_K8_empty_pool_neither_pays_nor_draws() -> None:
     state = position(["R1", "K1 " + " ".join(rest)], pool=[])
     play(state, "pass")
     assert state.scores() == (6, 6)
-    assert state.view(0).rack_sizes == (1, 43)
+    assert state.view(0).hand_sizes == (1, 43)
 
 
 # -- K9: the bank never runs out ------------------------------------------------------------------
@@ -523,10 +526,10 @@ def test_view_shows_the_table_stars_own_rack_and_sizes_only() -> None:
     v0, v1 = state.view(0), state.view(1)
     assert isinstance(v0, RummikubJuniorView)
     assert v0.table == v1.table == ("B1 B2 B3",)
-    assert v0.stars == v1.stars == (6, 7) and v0.bank == 43
-    assert v0.rack == ("R1", "R2", "R3", "K9") and v1.rack == ("K1", "K2", "J")
-    assert v0.rack_sizes == v1.rack_sizes == (4, 3)
-    assert v0.pool_size == 44 - 10
+    assert v0.scores == v1.scores == (6, 7) and v0.bank == 43
+    assert v0.hand == ("R1", "R2", "R3", "K9") and v1.hand == ("K1", "K2", "J")
+    assert v0.hand_sizes == v1.hand_sizes == (4, 3)
+    assert v0.draw_pile_size == 44 - 10
     assert (v0.player, v1.player, v0.current_player) == (0, 1, 0)
     assert not v0.is_over and v0.went_out is None and v0.passes == 0
     fields = {f for f in RummikubJuniorView.__dataclass_fields__}
@@ -677,7 +680,14 @@ def test_state_from_dict_refuses_tampered_fields(field: str, value: object, matc
     game = boardcore.make("rummikub_junior", players=2)
     d[field] = value
     with pytest.raises(InvalidStateError, match=match):
-        game.state_from_dict(d)
+        if field in (*HEADER, "history"):
+            game.state_from_dict(d)
+        else:
+            set_up(game, d)  # a set-up position is checked field by field
+    # A document that replays its history is checked against the position it gives.
+    if field not in (*HEADER, "history"):
+        with pytest.raises(InvalidStateError, match=rf"field '{field}' is .*not the position"):
+            game.state_from_dict(d)
 
 
 def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
@@ -687,34 +697,43 @@ def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
     for field in full:
         d = dict(full)
         del d[field]
+        if field == "setup":  # the seed's deal is replayed instead: not this position
+            with pytest.raises(InvalidStateError, match="not the position"):
+                game.state_from_dict(d)
+            continue
         with pytest.raises(InvalidStateError, match=field):
-            game.state_from_dict(d)
+            if field in (*HEADER, "history"):
+                game.state_from_dict(d)
+            else:
+                set_up(game, d)
     for bad in (None, [], "x", 3):
         with pytest.raises(InvalidStateError):
             game.state_from_dict(bad)
     # Every rack holds a tile while the game runs (K10).
     d = dict(full, racks=[["R1", "R2", "R3", "J"], []], pool=full["pool"] + ["K1", "K2"])
     with pytest.raises(InvalidStateError, match="rack is empty"):
-        game.state_from_dict(d)
+        set_up(game, d)
     # A pending joker needs a joker in the rack and the turn to have laid.
     d = dict(full, joker_pending=True, laid_this_turn=False)
     with pytest.raises(InvalidStateError, match="joker_pending"):
-        game.state_from_dict(d)
+        set_up(game, d)
     d = dict(full, racks=[["R1", "R2", "R3"], ["K1", "K2", "J"]], joker_pending=True)
     with pytest.raises(InvalidStateError, match="joker_pending"):
-        game.state_from_dict(d)
+        set_up(game, d)
     # A pending joker with no place to go would leave no legal action.
     stuck = position(["R4 B7", "K1"], ("R1 R2 R3 J(R4) R5 R6 R7 R8 R9 R10",)).to_dict()
     stuck.update(racks=[["B7", "J"], ["K1"]], table=["R1 R2 R3 R4 R5 R6 R7 R8 R9 R10"],
                  laid_this_turn=True, joker_pending=True)
     with pytest.raises(InvalidStateError, match="no place"):
-        game.state_from_dict(stuck)
+        set_up(game, stuck)
     # Finished games: the one who went out has an empty rack; else a full round of passes.
     over = position(["R1 R2 R3", "K1 K2"]).copy()
     play(over, "new R1 R2 R3")
     d = over.to_dict()
     assert game.state_from_dict(d).to_dict() == d
     with pytest.raises(InvalidStateError, match="went_out"):
-        game.state_from_dict(dict(d, went_out=1))
+        set_up(game, dict(d, went_out=1))
     with pytest.raises(InvalidStateError, match="passes"):
-        game.state_from_dict(dict(d, went_out=None))
+        set_up(game, dict(d, went_out=None))
+    # Set up once over, the game stays over.
+    assert set_up(game, d).is_over()

@@ -91,11 +91,15 @@ cdef inline Py_ssize_t play_out(void *state, rng_t *player, hist_t *history,
     its own functions, so the compiler turns both pointers into direct calls."""
     cdef Py_ssize_t played = 0
     cdef int a
+    cdef rng_t local = player[0]     # in a local, the generator stays in registers
     while True:
-        a = choose(state, player)
+        a = choose(state, &local)
         if a < 0:
-            return played
+            break
         if history != NULL and hist_push(history, <uint16_t>a) < 0:
-            return -1
+            played = -1
+            break
         apply(state, a)
         played += 1
+    player[0] = local
+    return played

@@ -33,16 +33,6 @@ from boardcore.values import Outcome, header
 
 cdef extern from *:
     """
-    /* A new, empty object of the same (sub)class as ``o``: its type's own tp_new,
-       so the subclass's __cinit__ runs and points the base at its struct. */
-    static PyObject *boardcore_new_like(PyObject *o, PyObject *no_args) {
-        return Py_TYPE(o)->tp_new(Py_TYPE(o), no_args, NULL);
-    }
-    """
-    object boardcore_new_like(object o, tuple no_args)
-
-cdef extern from *:
-    """
     /* A free list per state class.  A state object is larger than pymalloc's small
        objects (most hold 500+ bytes), so without one every copy() would be a malloc
        and a free; Cython's own freelist cannot serve subclasses, so the state classes
@@ -57,9 +47,12 @@ cdef extern from *:
     static boardcore_freelist boardcore_lists[8];
     static int boardcore_nlists = 0;
 
+    static boardcore_freelist *boardcore_last = NULL;   /* the list found last */
+
     static boardcore_freelist *boardcore_list_of(PyTypeObject *t) {
+        if (boardcore_last != NULL && boardcore_last->type == t) return boardcore_last;
         for (int i = 0; i < boardcore_nlists; i++)
-            if (boardcore_lists[i].type == t) return &boardcore_lists[i];
+            if (boardcore_lists[i].type == t) return boardcore_last = &boardcore_lists[i];
         return NULL;
     }
     static PyObject *boardcore_alloc(PyTypeObject *t, Py_ssize_t n) {
@@ -98,15 +91,34 @@ cdef extern from *:
         t->tp_free = boardcore_free;
         return 0;
     }
+    /* A copy of every byte of state ``o`` after the object header, in a new object of
+       its class: copy() then takes the references and the history the bytes share
+       with ``o``.  No tp_new, no __cinit__, no zeroing: a copy costs one memcpy. */
+    static PyObject *boardcore_clone(PyObject *o) {
+        PyTypeObject *t = Py_TYPE(o);
+        PyObject *c = NULL;
+    #ifndef Py_GIL_DISABLED
+        boardcore_freelist *l = boardcore_list_of(t);
+        if (l != NULL && l->count > 0) {
+            c = l->items[--l->count];
+            (void)PyObject_Init(c, t);
+        }
+    #endif
+        if (c == NULL && (c = t->tp_alloc(t, 0)) == NULL)
+            return NULL;
+        memcpy((char *)c + sizeof(PyObject), (char *)o + sizeof(PyObject),
+               (size_t)t->tp_basicsize - sizeof(PyObject));
+        return c;
+    }
     """
     int boardcore_use_freelist(object t)
+    object boardcore_clone(object o)
 
 # Every action as a ready Python int: legal_actions() hands out references to these
 # instead of allocating an int per action (it runs on every Python-driven move).
 cdef tuple ACTION_INTS = tuple(range(MAX_ACTIONS))
 # A refusal shows at most this many legal actions.
 cdef int SHOWN = 12
-cdef tuple NO_ARGS = ()
 
 
 def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
@@ -225,7 +237,8 @@ cdef class EngineState:
             f"or game.state_from_dict(data)")
 
     def __dealloc__(self):
-        hist_free(&self._hist)
+        if self._hist.buf != NULL:
+            hist_free(&self._hist)
 
     cdef int _check(self) except -1:
         if self._players == 0:
@@ -404,24 +417,26 @@ cdef class EngineState:
     # -- copies, history, pickling ------------------------------------------------
 
     def copy(self):
-        """Return an independent copy: one struct copy, plus the history."""
+        """Return an independent copy: one copy of the object's bytes, plus the history."""
         cdef EngineState c
         cdef int copied = 0
         self._check()
-        c = <EngineState>boardcore_new_like(self, NO_ARGS)
         with cython.critical_section(self):
-            memcpy(c._s, self._s, self._k.state_size)
+            c = <EngineState>boardcore_clone(self)
+            # The copied bytes share this state's references and history buffer: the
+            # copy takes references of its own, points at its own struct, copies the
+            # history.
+            Py_INCREF(c.game)
+            Py_INCREF(c.seed)
+            Py_INCREF(c._setup)
+            Py_INCREF(c._root)
+            c._s = <char *><void *>c + (<char *>self._s - <char *><void *>self)
+            c._hist.buf = NULL
+            c._hist.len = c._hist.cap = 0
             if self._k.own_history == NULL:
                 copied = hist_copy(&c._hist, &self._hist)
         if copied < 0:
             raise MemoryError("no memory to copy the history")
-        c._players = self._players
-        c._actions = self._actions
-        c._observation = self._observation
-        c.game = self.game
-        c.seed = self.seed
-        c._setup = self._setup
-        c._root = self._root
         return c
 
     def __copy__(self):

@@ -440,11 +440,7 @@ cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
-    # The player's generator as a local the compiler can keep in registers.
-    cdef rng_t local = player[0]
-    cdef Py_ssize_t played = play_out(state, &local, history, _random_action, _apply)
-    player[0] = local
-    return played
+    return play_out(state, player, history, _random_action, _apply)
 
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:

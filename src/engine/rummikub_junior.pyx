@@ -1,4 +1,4 @@
-# Rummikub Junior, compiled: the rules of ../shared/rules/rummikub_junior.md (K1-K12).
+# Rummikub Junior, compiled: the rules K1-K12 of ``boardcore rules rummikub_junior``.
 #
 # Data layout
 # -----------
@@ -24,22 +24,23 @@
 # listed R1..R10 B1..B10 Y1..Y10 K1..K10 J J J J; the pool is drawn from its front;
 # seats 0..n-1 in turn each take the next 6 tiles (K4).  Nothing else is random.
 cimport cython
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
-from _common cimport (action_index, legal_list, legal_mask, rollout_seed, seat_index,
-                      state_reduce)
-from _fields cimport field, int_field
-from _history cimport hist_copy, hist_free, hist_list, hist_load, hist_push, hist_t
-from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+from _common cimport action_index, seat_index
+from _history cimport hist_t
+from _kernel cimport kernel_t, pick, play_out
+from _rng cimport rng_seed, rng_shuffle_u8, rng_t
+
+from boardcore._engine._state cimport EngineConfig, EngineState
 
 import re
 
-import numpy as np
-
+from boardcore._engine._state import EngineConfig as _Config
 from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
-from boardcore.protocol import Outcome, header
+from boardcore.values import RummikubJuniorView, check_int
 
 cdef enum:
     N_COLOURS = 4
@@ -51,7 +52,8 @@ cdef enum:
     RACK_START = 6        # K4
     STARS_START = 6       # K2
     STARS_TOTAL = 56      # K2
-    MAX_PLAYERS = 4
+    STARS_MAX = 1000000   # a set-up position's stars, at most
+    MAX_SEATS = 4
     MAX_RUNS = 14         # every run holds at least 3 of the 44 tiles
     NO_SEAT = 255
     A_PASS = 0
@@ -61,6 +63,9 @@ cdef enum:
     A_NEW = 198
     N_NEW = 9660
     N_ACTIONS = 9858
+    # pass and end exclude each other; a rack of 39 tiles and 4 jokers makes nearly
+    # every new run legal at once, so no much lower bound holds.
+    MAX_LEGAL = N_ACTIONS - 1
 
 # End codes; stats["end"] is the code, labels in RummikubJunior.end_reasons.
 cdef enum:
@@ -75,9 +80,9 @@ ctypedef struct run_t:
 
 ctypedef struct rkj_t:
     rng_t rng
-    uint64_t rack[MAX_PLAYERS]       # numbered tiles held, bit = tile
-    int32_t stars[MAX_PLAYERS]
-    uint8_t rack_jokers[MAX_PLAYERS]
+    uint64_t rack[MAX_SEATS]         # numbered tiles held, bit = tile
+    int32_t stars[MAX_SEATS]
+    uint8_t rack_jokers[MAX_SEATS]
     run_t runs[MAX_RUNS]             # in the order they were laid
     uint8_t pool[N_TILES]            # draw order; pool[pool_pos:] is still face down
     uint8_t pool_pos
@@ -88,6 +93,11 @@ ctypedef struct rkj_t:
     uint8_t pending                  # K5c: a taken joker the next action must lay
     uint8_t passes                   # K11: passes in a row with the pool already empty
     uint8_t went_out                 # K10: the seat that laid its last tile
+    uint16_t turns                   # passes and ends played (simulate's statistic)
+
+ctypedef struct rkj_cfg_t:
+    uint8_t n_players
+    uint8_t start_player
 
 # The action tables, filled once at import.
 cdef uint8_t POP[1024]               # popcount of a 10-bit mask
@@ -136,9 +146,6 @@ _build_tables()
 COLOURS = "RBYK"
 TILES = tuple(f"{COLOURS[t // 10]}{t % 10 + 1}" for t in range(N_NUMBERED)) + ("J",)
 TILE_INDEX = {name: t for t, name in enumerate(TILES)}
-# Every action as a ready Python int: legal_actions() hands out references instead of
-# allocating ints on every Python-driven move.
-cdef tuple ACTION_INTS = tuple(range(N_ACTIONS))
 
 
 # ---------------------------------------------------------------------------------
@@ -151,23 +158,35 @@ cdef inline int _rack_size(const rkj_t *s, int p) noexcept nogil:
             + POP[(r >> 30) & 0x3FF] + s.rack_jokers[p])
 
 
+cdef inline int _tile(int colour, int number) noexcept nogil:
+    return colour * N_NUMBERS + number - 1
+
+
 cdef inline uint64_t _bit(int colour, int number) noexcept nogil:
-    return (<uint64_t>1) << (colour * N_NUMBERS + number - 1)
+    return (<uint64_t>1) << _tile(colour, number)
 
 
-cdef void _init(rkj_t *s, int n_players, int start_player, uint64_t seed) noexcept nogil:
+cdef inline int _end(const run_t *run, int right) noexcept nogil:
+    # K5b: the number that extends ``run`` at its right (or left) end; outside 1..10
+    # when that end has no room.
+    return run.lo + run.length if right else run.lo - 1
+
+
+cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
+    cdef rkj_t *s = <rkj_t *>state
+    cdef const rkj_cfg_t *cfg = <const rkj_cfg_t *>config
     cdef int i, p, _
     memset(s, 0, sizeof(rkj_t))
     rng_seed(&s.rng, seed)
     for i in range(N_TILES):
         s.pool[i] = i if i < N_NUMBERED else JOKER
     rng_shuffle_u8(&s.rng, s.pool, N_TILES)          # K4
-    s.n_players = n_players
-    for p in range(n_players):
+    s.n_players = cfg.n_players
+    for p in range(s.n_players):
         s.stars[p] = STARS_START                      # K2
         for _ in range(RACK_START):
             _draw(s, p)
-    s.current = start_player                          # K1
+    s.current = cfg.start_player                      # K1
     s.went_out = NO_SEAT
 
 
@@ -249,8 +268,9 @@ cdef bint _joker_place(const rkj_t *s, uint64_t rack, int jokers) noexcept nogil
     return False
 
 
-cdef int _legal(const rkj_t *s, uint16_t *out) noexcept nogil:
+cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
+    cdef const rkj_t *s = <const rkj_t *>state
     cdef int p, r, i, c, n = 0
     cdef int jokers, num
     cdef bint pending
@@ -303,8 +323,9 @@ cdef int _legal(const rkj_t *s, uint16_t *out) noexcept nogil:
 
 
 @cython.cdivision(True)
-cdef bint _is_legal(const rkj_t *s, int a) noexcept nogil:
+cdef bint _is_legal(const void *state, int a) noexcept nogil:
     """Whether action a (in range) is legal: the same rules as _legal, one action."""
+    cdef const rkj_t *s = <const rkj_t *>state
     cdef int p, x, r, i, k, num
     cdef uint64_t rack, tile, need
     cdef const run_t *run
@@ -322,14 +343,9 @@ cdef bint _is_legal(const rkj_t *s, int a) noexcept nogil:
         if r >= s.n_runs:
             return False
         run = &s.runs[r]
-        if (x >> 1) & 1:
-            num = run.lo + run.length
-            if num > N_NUMBERS:
-                return False
-        else:
-            num = run.lo - 1
-            if num < 1:
-                return False
+        num = _end(run, (x >> 1) & 1)
+        if not 1 <= num <= N_NUMBERS:
+            return False
         if x & 1:
             return s.rack_jokers[p] > 0
         return not s.pending and (rack & _bit(run.colour, num)) != 0
@@ -376,12 +392,15 @@ cdef inline void _next_turn(rkj_t *s) noexcept nogil:
 
 
 @cython.cdivision(True)
-cdef void _apply(rkj_t *s, int a) noexcept nogil:
+cdef void _apply(void *state, int a) noexcept nogil:
     """Apply a legal action of the seat to act."""
+    cdef rkj_t *s = <rkj_t *>state
     cdef int p = s.current
     cdef int x, r, i, side, joker, gained
     cdef uint16_t m
     cdef run_t *run
+    if a <= A_END:
+        s.turns += 1                           # simulate's "turns": passes and ends
     if a == A_PASS:
         if s.pool_pos < N_TILES:
             if s.stars[p] > 0:                 # K8: pay as far as stars go
@@ -451,8 +470,9 @@ cdef void _apply(rkj_t *s, int a) noexcept nogil:
         _finish(s, p)                          # K10
 
 
-cdef void _winners(const rkj_t *s, uint8_t *out) noexcept nogil:
+cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
     # K12: most stars; on a tie the seat that went out, if tied, else a shared win.
+    cdef const rkj_t *s = <const rkj_t *>state
     cdef int p
     cdef int only = NO_SEAT
     cdef int32_t top = s.stars[0]
@@ -461,7 +481,7 @@ cdef void _winners(const rkj_t *s, uint8_t *out) noexcept nogil:
             top = s.stars[p]
     if s.went_out != NO_SEAT and s.stars[s.went_out] == top:
         only = s.went_out
-    for p in range(MAX_PLAYERS):
+    for p in range(MAX_SEATS):
         if p >= s.n_players:
             out[p] = 0
         elif only != NO_SEAT:
@@ -470,163 +490,100 @@ cdef void _winners(const rkj_t *s, uint8_t *out) noexcept nogil:
             out[p] = s.stars[p] == top
 
 
-cdef int _play_out(rkj_t *s, rng_t *player, hist_t *hist, int64_t *turns) noexcept nogil:
-    """Play uniformly random legal actions to the end; return how many were played.
+# ---------------------------------------------------------------------------------
+# The kernel table: the rules above as every generic piece of boardcore sees them.
+# ---------------------------------------------------------------------------------
 
-    When ``hist`` is not NULL the actions are appended to it (a failed allocation
-    stops and returns -1).  ``turns`` counts passes and ends.
+cdef int _check_config(const void *config) noexcept nogil:
+    cdef const rkj_cfg_t *cfg = <const rkj_cfg_t *>config
+    if not 2 <= cfg.n_players <= MAX_SEATS or cfg.start_player >= cfg.n_players:
+        return -1
+    return 0
+
+
+cdef int _num_players(const void *state) noexcept nogil:
+    return (<const rkj_t *>state).n_players
+
+
+cdef int _num_actions(const void *state) noexcept nogil:
+    return N_ACTIONS
+
+
+cdef int _current(const void *state) noexcept nogil:
+    cdef const rkj_t *s = <const rkj_t *>state
+    return -1 if s.current == NO_SEAT else s.current
+
+
+cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+    cdef uint16_t legal[MAX_LEGAL]
+    return pick(legal, _legal(state, legal), player)
+
+
+cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
+    return play_out(state, player, history, _random_action, _apply)
+
+
+cdef void _scores(const void *state, int64_t *out) noexcept nogil:
+    # K7-K10: the stars.
+    cdef const rkj_t *s = <const rkj_t *>state
+    cdef int p
+    for p in range(s.n_players):
+        out[p] = s.stars[p]
+
+
+cdef void _stats(const void *state, int64_t *out) noexcept nogil:
+    # RummikubJunior.stat_names: the end (end_reasons) and the turns played.
+    cdef const rkj_t *s = <const rkj_t *>state
+    out[0] = END_BLOCKED if s.went_out == NO_SEAT else END_WENT_OUT
+    out[1] = s.turns
+
+
+cdef kernel_t KERNEL = kernel_t(
+    name=b"rummikub_junior", state_size=sizeof(rkj_t), config_size=sizeof(rkj_cfg_t),
+    max_legal=MAX_LEGAL, n_stats=2, check_config=_check_config, init=_init,
+    num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
+    is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
+    scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
+    determinize=NULL, observation_size=NULL, observe=NULL)
+
+#: The kernel table of Rummikub Junior (a capsule named "boardcore.kernel_t").
+KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
+
+
+def config(players, start_player):
+    """Return the engine configuration of a Rummikub Junior game (checked).
+
+    Args:
+        players: 2..4 seats.
+        start_player: the seat that moves first (K1).
     """
-    cdef uint16_t legal[N_ACTIONS]
-    cdef int n, played = 0
-    cdef uint16_t a
-    while s.current != NO_SEAT:
-        n = _legal(s, legal)
-        a = legal[rng_bounded(player, <uint32_t>n)]
-        if hist != NULL and hist_push(hist, a) < 0:
-            return -1
-        if a <= A_END:
-            turns[0] += 1
-        _apply(s, a)
-        played += 1
-    return played
+    cdef rkj_cfg_t cfg
+    memset(&cfg, 0, sizeof(cfg))
+    cfg.n_players = check_int(players, "players")
+    cfg.start_player = check_int(start_player, "start_player")
+    return _Config(RummikubJuniorState, (<char *>&cfg)[:sizeof(cfg)])
 
 
 # ---------------------------------------------------------------------------------
-# The public state class.
+# The public state class: the shared methods come from EngineState.
 # ---------------------------------------------------------------------------------
 
 @cython.final
-@cython.freelist(32)
-@cython.no_gc      # holds only the (immutable) game and seed: no cycles to collect
-cdef class RummikubJuniorState:
+@cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+cdef class RummikubJuniorState(EngineState):
     """A Rummikub Junior position.  Make one with ``RummikubJunior(players=n).new_state(seed)``.
 
     >>> import boardcore
     >>> state = boardcore.make("rummikub_junior", players=2).new_state(seed=3)
-    >>> state.current_player, len(state.view(0).rack), state.scores()
+    >>> state.current_player, len(state.view(0).hand), state.scores()
     (0, 6, (6, 6))
     """
 
     cdef rkj_t s
-    cdef hist_t hist
-    cdef readonly object game
-    cdef readonly object seed
 
-    def __dealloc__(self):
-        hist_free(&self.hist)
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("make states with game.new_state(seed) or game.state_from_dict(d)")
-
-    @staticmethod
-    def _new(game, seed):
-        cdef RummikubJuniorState st = RummikubJuniorState.__new__(RummikubJuniorState)
-        st.game = game
-        st.seed = seed
-        _init(&st.s, game.num_players, game.options["start_player"], <uint64_t>seed)
-        return st
-
-    # -- the move loop ------------------------------------------------------------
-
-    @property
-    def current_player(self):
-        """The seat to act, or ``None`` once the game is over."""
-        return None if self.s.current == NO_SEAT else self.s.current
-
-    def legal_actions(self):
-        """Return the legal actions, ascending (empty once the game is over)."""
-        cdef uint16_t legal[N_ACTIONS]
-        return legal_list(ACTION_INTS, legal, _legal(&self.s, legal))
-
-    def legal_actions_mask(self):
-        """Return a ``bool`` array of length ``num_actions``, True where legal."""
-        cdef uint16_t legal[N_ACTIONS]
-        return legal_mask(np.zeros(N_ACTIONS, dtype=np.bool_), legal, _legal(&self.s, legal))
-
-    def apply(self, action):
-        """Apply a legal action (an int); anything else raises and changes nothing.
-
-        Raises:
-            TypeError: ``action`` is not an integer (bool, float and str included).
-            IllegalActionError: the action is not legal here, or the game is over.
-        """
-        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        if not _is_legal(&self.s, <int>a):
-            self._refuse(action)
-        if hist_push(&self.hist, <uint16_t>a) < 0:
-            raise MemoryError()
-        _apply(&self.s, <int>a)
-
-    cdef int _refuse(self, object action) except -1:
-        if self.s.current == NO_SEAT:
-            raise IllegalActionError(f"illegal action {action!r}: the game is over")
-        legal = self.legal_actions()
-        shown = ", ".join(f"{a} ({self._notation(a)})" for a in legal[:12])
-        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        raise IllegalActionError(
-            f"illegal action {action!r} ({self._describe(int(action))}) for seat "
-            f"{self.s.current}; legal: {shown}{more}"
-        )
-
-    def is_over(self):
-        """Return True once the game has ended (K10/K11)."""
-        return self.s.current == NO_SEAT
-
-    def scores(self):
-        """Return each seat's stars, the running score (K7-K10)."""
-        return tuple([self.s.stars[p] for p in range(self.s.n_players)])
-
-    def outcome(self):
-        """Return ``None`` until the game is over, then its ``Outcome`` (K12)."""
-        cdef uint8_t w[MAX_PLAYERS]
-        if self.s.current != NO_SEAT:
-            return None
-        _winners(&self.s, w)
-        return Outcome(
-            scores=self.scores(),
-            winners=frozenset([p for p in range(self.s.n_players) if w[p]]),
-        )
-
-    def rollout(self, seed=None):
-        """Play uniformly random legal actions to the end, in place; return the outcome.
-
-        Args:
-            seed: the random player's seed (``None`` draws one from the OS).
-        """
-        cdef rng_t player
-        cdef int done
-        cdef int64_t turns = 0
-        rng_seed(&player, rollout_seed(seed))
-        with nogil:
-            done = _play_out(&self.s, &player, &self.hist, &turns)
-        if done < 0:
-            raise MemoryError()
-        return self.outcome()
-
-    # -- copies, history, records ---------------------------------------------------
-
-    def copy(self):
-        """Return an independent copy (a struct copy plus the history buffer)."""
-        cdef RummikubJuniorState c = RummikubJuniorState.__new__(RummikubJuniorState)
-        memcpy(&c.s, &self.s, sizeof(self.s))  # one copy, no temporary
-        c.game = self.game
-        c.seed = self.seed
-        if hist_copy(&c.hist, &self.hist) < 0:
-            raise MemoryError()
-        return c
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def history(self):
-        """Return the actions applied since ``new_state``, in order."""
-        return hist_list(&self.hist)
-
-    def __reduce__(self):
-        return state_reduce(self)
+    def __cinit__(self):
+        self._s = &self.s
+        self._k = &KERNEL
 
     # -- notation -------------------------------------------------------------------
 
@@ -644,64 +601,33 @@ cdef class RummikubJuniorState:
                 that is not on the table or has no room at that end.
         """
         cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        text = self._notation(<int>a)
+        cdef rkj_t s
+        cdef int x
+        with cython.critical_section(self):
+            s = self.s
+        text = _notation(&s, <int>a)
         if text is None:
+            x = <int>a - A_EXTEND
             raise IllegalActionError(
-                f"action {action!r} ({self._describe(<int>a)}) cannot be written here: "
-                f"the table has {self.s.n_runs} runs and an extension needs its run "
-                f"to have room at that end"
+                f"action {action!r} (extend run {x >> 2} {'right' if (x >> 1) & 1 else 'left'} "
+                f"with {'a joker' if x & 1 else 'a tile'}) cannot be written here: the table "
+                f"has {s.n_runs} runs and an extension needs its run to have room at that end"
             )
         return text
-
-    cdef object _notation(self, int a):
-        # The notation of action a, or None for an extension that cannot be written.
-        cdef int x, r, num
-        cdef const run_t *run
-        if a == A_PASS:
-            return "pass"
-        if a == A_END:
-            return "end"
-        if a < A_SWAP:
-            x = a - A_EXTEND
-            r = x >> 2
-            if r >= self.s.n_runs:
-                return None
-            run = &self.s.runs[r]
-            num = run.lo + run.length if (x >> 1) & 1 else run.lo - 1
-            if not 1 <= num <= N_NUMBERS:
-                return None
-            tile = f"{COLOURS[run.colour]}{num}"
-            side = "right" if (x >> 1) & 1 else "left"
-            return f"extend {r} {side} {f'J({tile})' if x & 1 else tile}"
-        if a < A_NEW:
-            x = a - A_SWAP
-            return f"swap {x // 10} {x % 10}"
-        x = a - A_NEW
-        return "new " + _run_str(NEW_COLOUR[x], NEW_LO[x], NEW_LEN[x], NEW_MASK[x])
-
-    cdef str _describe(self, int a):
-        # A state-free description of action a, for error messages.
-        cdef int x
-        if a < 0 or a >= N_ACTIONS:
-            return "out of range"
-        if a < A_SWAP and a >= A_EXTEND:
-            x = a - A_EXTEND
-            return (f"extend run {x >> 2} {'right' if (x >> 1) & 1 else 'left'} with "
-                    f"{'a joker' if x & 1 else 'a tile'}")
-        return self._notation(a)
 
     def parse_action(self, text):
         """Return the action written ``text`` in the notation of ``action_to_str``.
 
-        ``new`` and ``swap`` are read without looking at the table; ``extend`` needs
-        its run on the table and the tile that fits that end.  Whether the action is
-        legal here is ``apply``'s to say.
+        ``new`` and ``swap`` are read without looking at the table; ``extend`` names
+        its tile, so it is read against the table (its run must lie there with room
+        at that end).  The result is the action the text names: whether it is legal
+        here is ``apply``'s to say.
 
         Raises:
-            NotationError: ``text`` is not an action in the notation.
+            NotationError: ``text`` names no action (here, for an ``extend``).
         """
-        cdef int r, num
-        cdef const run_t *run
+        cdef rkj_t s
+        cdef int r
         if not isinstance(text, str):
             raise NotationError(f"notation must be a str, not {text!r}")
         words = text.split()
@@ -713,23 +639,22 @@ cdef class RummikubJuniorState:
                 and _is_index(words[2], N_NUMBERS):
             return A_SWAP + 10 * int(words[1]) + int(words[2])
         if len(words) >= 2 and words[0] == "new":
-            colour, lo, jokers = _parse_run(text, words[1:])
-            return A_NEW + BASE[colour][lo][len(words) - 1] + RANK[len(words) - 1][jokers]
+            return A_NEW + _parse_run(text, words[1:])
         if len(words) == 4 and words[0] == "extend" and _is_index(words[1], MAX_RUNS) \
                 and words[2] in ("left", "right"):
+            with cython.critical_section(self):
+                s = self.s
             r = int(words[1])
-            if r >= self.s.n_runs:
+            right = words[2] == "right"
+            tile = _end_tile(&s, r, right)
+            if r >= s.n_runs:
                 raise NotationError(
                     f"bad notation {text!r}: there is no run {r} on the table "
-                    f"(runs 0..{self.s.n_runs - 1})"
+                    f"(runs 0..{s.n_runs - 1})"
                 )
-            run = &self.s.runs[r]
-            right = words[2] == "right"
-            num = run.lo + run.length if right else run.lo - 1
-            if not 1 <= num <= N_NUMBERS:
+            if tile is None:
                 raise NotationError(
                     f"bad notation {text!r}: run {r} has no room at its {words[2]} end")
-            tile = f"{COLOURS[run.colour]}{num}"
             if words[3] == tile:
                 return A_EXTEND + 4 * r + 2 * right
             if words[3] == f"J({tile})":
@@ -755,152 +680,116 @@ cdef class RummikubJuniorState:
             TypeError: ``player`` is not an integer.
             ValueError: ``player`` is not a seat of this game.
         """
-        from boardcore.rummikub_junior import RummikubJuniorView
-        cdef int p = seat_index(player, self.s.n_players)
-        cdef int n = self.s.n_players
+        cdef rkj_t s
+        cdef int q, n
+        with cython.critical_section(self):
+            s = self.s
+        cdef int p = seat_index(player, s.n_players)
+        n = s.n_players
         return RummikubJuniorView(
             player=p,
-            current_player=self.current_player,
-            table=tuple(self._table()),
-            stars=self.scores(),
-            bank=self._bank(),
-            rack=tuple(self._rack(p)),
-            rack_sizes=tuple([_rack_size(&self.s, q) for q in range(n)]),
-            pool_size=N_TILES - self.s.pool_pos,
-            laid_this_turn=bool(self.s.laid),
-            joker_pending=bool(self.s.pending),
-            passes=self.s.passes,
-            went_out=None if self.s.went_out == NO_SEAT else self.s.went_out,
-            is_over=self.s.current == NO_SEAT,
+            current_player=None if s.current == NO_SEAT else s.current,
+            is_over=s.current == NO_SEAT,
+            scores=tuple([s.stars[q] for q in range(n)]),
+            hand=tuple(_rack(&s, p)),
+            hand_sizes=tuple([_rack_size(&s, q) for q in range(n)]),
+            draw_pile_size=N_TILES - s.pool_pos,
+            table=tuple(_table(&s)),
+            bank=_bank(&s),
+            laid_this_turn=bool(s.laid),
+            joker_pending=bool(s.pending),
+            passes=s.passes,
+            went_out=None if s.went_out == NO_SEAT else s.went_out,
         )
 
-    cdef list _table(self):
-        cdef int r
-        return [_run_str(self.s.runs[r].colour, self.s.runs[r].lo, self.s.runs[r].length,
-                         self.s.runs[r].jokers) for r in range(self.s.n_runs)]
-
-    cdef list _rack(self, int p):
-        cdef int t
-        return ([TILES[t] for t in range(N_NUMBERED) if (self.s.rack[p] >> t) & 1]
-                + ["J"] * self.s.rack_jokers[p])
-
-    cdef int _bank(self):
-        cdef int p, bank = STARS_TOTAL
-        for p in range(self.s.n_players):
-            bank -= self.s.stars[p]
-        return bank
-
-    def to_dict(self):
-        """Return the whole state as a JSON-safe dict (schema: docs/games/rummikub_junior.md)."""
+    def _fields(self):
+        cdef rkj_t s
         cdef int p, i
-        d = header(self)
-        d.update(
-            current_player=self.current_player,
-            racks=[self._rack(p) for p in range(self.s.n_players)],
-            stars=list(self.scores()),
-            bank=self._bank(),
-            table=self._table(),
-            pool=[TILES[self.s.pool[i]] for i in range(self.s.pool_pos, N_TILES)],
-            laid_this_turn=bool(self.s.laid),
-            joker_pending=bool(self.s.pending),
-            passes=self.s.passes,
-            went_out=None if self.s.went_out == NO_SEAT else self.s.went_out,
-            rng=[self.s.rng.s[i] for i in range(4)],
-            history=self.history(),
-        )
-        return d
+        with cython.critical_section(self):
+            s = self.s
+        return {
+            "current_player": None if s.current == NO_SEAT else s.current,
+            "racks": [_rack(&s, p) for p in range(s.n_players)],
+            "stars": [s.stars[p] for p in range(s.n_players)],
+            "bank": _bank(&s),
+            "table": _table(&s),
+            "pool": [TILES[s.pool[i]] for i in range(s.pool_pos, N_TILES)],
+            "laid_this_turn": bool(s.laid),
+            "joker_pending": bool(s.pending),
+            "passes": s.passes,
+            "went_out": None if s.went_out == NO_SEAT else s.went_out,
+            "rng": [s.rng.s[i] for i in range(4)],
+        }
 
     @staticmethod
-    def _from_dict(game, data):
-        cdef RummikubJuniorState st = RummikubJuniorState.__new__(RummikubJuniorState)
-        cdef uint16_t legal[N_ACTIONS]
-        st.game = game
-        st.seed = data["seed"]
-        _load(&st.s, game, data)
-        hist = field(data, "history")
-        if not isinstance(hist, list) or any(
-                type(a) is not int or not 0 <= a < N_ACTIONS for a in hist):
-            raise InvalidStateError(
-                f"field 'history' must be a list of actions in range({N_ACTIONS})")
-        if hist_load(&st.hist, hist) < 0:
-            raise MemoryError()
+    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
+        """Return a position drawn by ``fields`` (the facade has checked them).
+
+        ``fields`` holds ``racks`` (per seat, tiles as ints: ``10 * colour + number -
+        1``, 40 a joker), ``table`` (runs as their index among the new runs, as
+        ``_parse_run`` gives it), ``pool`` (tiles, next first), ``stars``,
+        ``laid_this_turn``, ``joker_pending``, ``passes``, ``went_out`` and
+        ``current_player`` (a seat, or -1) and ``rng`` (4 words).  Values that would
+        not fit the position raise ``InvalidStateError``.
+        """
+        cdef uint16_t legal[MAX_LEGAL]
+        if config.k != &KERNEL:
+            raise TypeError("config is not a Rummikub Junior configuration")
+        cdef RummikubJuniorState st = <RummikubJuniorState>config._make(game, seed)
+        _fill(&st.s, <const rkj_cfg_t *><const char *>config.blob, fields)
         if st.s.current != NO_SEAT and _legal(&st.s, legal) == 0:
             raise InvalidStateError(
                 "field 'joker_pending': the taken joker has no place on the table or in "
                 "a new run (K5c)")
+        st._started(st._fields())
         return st
 
-    # -- pictures -------------------------------------------------------------------
-
-    def __repr__(self):
-        seat = "over" if self.s.current == NO_SEAT else f"seat {self.s.current} to act"
-        return f"<RummikubJuniorState players={self.s.n_players} {seat} move={self.hist.len}>"
-
     def __str__(self):
+        cdef rkj_t s
         cdef int p, r
+        with cython.critical_section(self):
+            s = self.s
         lines = [repr(self), "table:"]
-        table = self._table()
-        lines += [f"  {r:>2}: {run}" for r, run in enumerate(table)] or ["  (empty)"]
-        lines.append(f"pool {N_TILES - self.s.pool_pos} tiles, bank {self._bank()} stars, "
-                     f"passes with the pool empty {self.s.passes}")
-        for p in range(self.s.n_players):
-            mark = ">" if p == self.s.current else " "
-            rack = " ".join(self._rack(p)) or "-"
-            lines.append(f"{mark} seat {p}: {self.s.stars[p]:>2} stars, "
-                         f"{_rack_size(&self.s, p):>2} tiles: {rack}")
-        if self.s.pending:
+        lines += [f"  {r:>2}: {run}" for r, run in enumerate(_table(&s))] or ["  (empty)"]
+        lines.append(f"pool {N_TILES - s.pool_pos} tiles, bank {_bank(&s)} stars, "
+                     f"passes with the pool empty {s.passes}")
+        for p in range(s.n_players):
+            mark = ">" if p == s.current else " "
+            rack = " ".join(_rack(&s, p)) or "-"
+            lines.append(f"{mark} seat {p}: {s.stars[p]:>2} stars, "
+                         f"{_rack_size(&s, p):>2} tiles: {rack}")
+        if s.pending:
             lines.append("turn: holds a taken joker; the next action must lay a joker")
-        elif self.s.laid:
+        elif s.laid:
             lines.append("turn: has laid; may lay more or end")
-        if self.s.current == NO_SEAT:
+        if s.current == NO_SEAT:
             lines.append(f"over: {self.outcome()}")
         return "\n".join(lines)
 
-    # -- the batch kernel -----------------------------------------------------------
 
-    @staticmethod
-    def _simulate_chunk(game, seed, Py_ssize_t start, Py_ssize_t stop,
-                        int64_t[:, ::1] scores, uint8_t[:, ::1] winners,
-                        int64_t[::1] lengths, int64_t[:, ::1] stats):
-        cdef int n_players = game.num_players
-        cdef int start_player = game.options["start_player"]
-        cdef uint64_t batch_seed = seed
-        cdef rkj_t s
-        cdef rng_t player
-        cdef Py_ssize_t g
-        cdef int p
-        cdef int64_t turns
-        cdef uint8_t w[MAX_PLAYERS]
-        with nogil:
-            for g in range(start, stop):
-                _init(&s, n_players, start_player, derive_seed(batch_seed, 0, <uint64_t>g))
-                rng_seed(&player, derive_seed(batch_seed, 1, <uint64_t>g))
-                turns = 0
-                lengths[g] = _play_out(&s, &player, NULL, &turns)
-                _winners(&s, w)
-                for p in range(n_players):
-                    scores[g, p] = s.stars[p]
-                    winners[g, p] = w[p]
-                stats[g, 0] = END_BLOCKED if s.went_out == NO_SEAT else END_WENT_OUT
-                stats[g, 1] = turns
-
-
-def _legal_actions_kernel(list states, Py_ssize_t repeats):
+def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
     """Generate the legal actions of every state ``repeats`` times without the GIL.
 
-    Returns the total number of actions generated (the move-generation benchmark).
+    ``states`` is a list of ``RummikubJuniorState``.  Returns the total number of
+    actions generated (the move-generation benchmark).
     """
     cdef Py_ssize_t _, i, n = len(states)
     cdef int64_t total = 0
-    cdef rkj_t *buf = <rkj_t *>malloc(max(n, 1) * sizeof(rkj_t))
-    cdef uint16_t legal[N_ACTIONS]
+    cdef rkj_t *buf
+    cdef uint16_t legal[MAX_LEGAL]
     cdef RummikubJuniorState st
+    buf = <rkj_t *>malloc(max(n, 1) * sizeof(rkj_t))
     if buf == NULL:
         raise MemoryError()
     try:
         for i in range(n):
-            st = states[i]
-            buf[i] = st.s
+            item = states[i]
+            if type(item) is not RummikubJuniorState or (<EngineState>item)._players == 0:
+                raise TypeError(
+                    f"states must hold set-up RummikubJuniorState objects, not {item!r}")
+            st = <RummikubJuniorState>item
+            with cython.critical_section(st):
+                buf[i] = st.s
         with nogil:
             for _ in range(repeats):
                 for i in range(n):
@@ -911,40 +800,91 @@ def _legal_actions_kernel(list states, Py_ssize_t repeats):
 
 
 # ---------------------------------------------------------------------------------
-# Notation of tiles and runs.
+# Notation of tiles and runs; the struct as Python lists.
 # ---------------------------------------------------------------------------------
 
-def _run_str(int colour, int lo, int length, int jokers):
-    """``R3 J(R4) R5``: each position's tile, a joker showing its value in brackets."""
+@cython.cdivision(True)
+cdef object _notation(const rkj_t *s, int a):
+    # The notation of action a, or None for an extension that cannot be written here.
+    cdef int x
+    if a == A_PASS:
+        return "pass"
+    if a == A_END:
+        return "end"
+    if a < A_SWAP:
+        x = a - A_EXTEND
+        tile = _end_tile(s, x >> 2, (x >> 1) & 1)
+        if tile is None:
+            return None
+        side = "right" if (x >> 1) & 1 else "left"
+        return f"extend {x >> 2} {side} {f'J({tile})' if x & 1 else tile}"
+    if a < A_NEW:
+        x = a - A_SWAP
+        return f"swap {x // 10} {x % 10}"
+    x = a - A_NEW
+    return "new " + _run_str(NEW_COLOUR[x], NEW_LO[x], NEW_LEN[x], NEW_MASK[x])
+
+
+cdef object _end_tile(const rkj_t *s, int r, int right):
+    # The tile that extends run r at its right (or left) end, or None: no such run or
+    # no room there.
+    cdef int num
+    if r >= s.n_runs:
+        return None
+    num = _end(&s.runs[r], right)
+    return f"{COLOURS[s.runs[r].colour]}{num}" if 1 <= num <= N_NUMBERS else None
+
+
+cdef str _run_str(int colour, int lo, int length, int jokers):
+    # ``R3 J(R4) R5``: each position's tile, a joker showing its value in brackets.
     cdef int i
-    return " ".join(
+    return " ".join([
         f"J({COLOURS[colour]}{lo + i})" if (jokers >> i) & 1 else f"{COLOURS[colour]}{lo + i}"
         for i in range(length)
-    )
+    ])
+
+
+cdef list _table(const rkj_t *s):
+    cdef int r
+    return [_run_str(s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers)
+            for r in range(s.n_runs)]
+
+
+cdef list _rack(const rkj_t *s, int p):
+    cdef int t
+    return ([TILES[t] for t in range(N_NUMBERED) if (s.rack[p] >> t) & 1]
+            + ["J"] * s.rack_jokers[p])
+
+
+cdef int _bank(const rkj_t *s):
+    cdef int p, bank = STARS_TOTAL
+    for p in range(s.n_players):
+        bank -= s.stars[p]
+    return bank
 
 
 _TOKEN = re.compile(r"(J\()?([RBYK])(10|[1-9])(\))?")
 
 
-def _is_index(word, limit):
+cdef bint _is_index(str word, int limit):
     # A plain decimal below limit, without sign or leading zeros.
     return (word.isascii() and word.isdigit() and word == str(int(word))
             and int(word) < limit)
 
 
 def _parse_run(text, words):
-    """Return ``(colour, lo, joker mask)`` of a run written as tiles (K3, K6).
+    """Return the index among the new runs (0..9659) of the run ``words`` (K3, K6).
 
     Raises:
-        NotationError: the words are not a run, saying what is wrong.
+        NotationError: the words are not a run, saying what is wrong (quoting ``text``).
     """
-    if not 3 <= len(words) <= N_NUMBERS:
+    if not isinstance(words, list) or not 3 <= len(words) <= N_NUMBERS:
         raise NotationError(f"bad notation {text!r}: a run holds 3..10 tiles (K3)")
     colours = set()
     numbers = []
     jokers = 0
     for i, word in enumerate(words):
-        m = _TOKEN.fullmatch(word)
+        m = _TOKEN.fullmatch(word) if isinstance(word, str) else None
         if m is None or (m.group(1) is None) != (m.group(4) is None):
             raise NotationError(
                 f"bad notation {text!r}: {word!r} is not a tile like 'R7' or a joker "
@@ -962,134 +902,65 @@ def _parse_run(text, words):
         raise NotationError(
             f"bad notation {text!r}: a run holds at most 4 jokers and at least one "
             f"numbered tile (K6)")
-    return COLOURS.index(colours.pop()), numbers[0], jokers
+    length = len(words)
+    return BASE[COLOURS.index(colours.pop())][numbers[0]][length] + RANK[length][jokers]
 
 
 # ---------------------------------------------------------------------------------
-# Loading a to_dict document: every field checked, nothing trusted.
+# Set-up positions.
 # ---------------------------------------------------------------------------------
 
-def _bool_field(data, name):
-    value = field(data, name)
-    if type(value) is not bool:
-        raise InvalidStateError(f"field {name!r} is {value!r}; allowed true or false")
-    return value
+cdef bint _within(object values, object lo, object hi):
+    return all([type(v) is int and lo <= v <= hi for v in values])
 
 
-def _tile_list(data, name, value):
-    if not isinstance(value, list) or any(not isinstance(t, str) or t not in TILE_INDEX
-                                          for t in value):
+cdef int _fill(rkj_t *s, const rkj_cfg_t *cfg, dict f) except -1:
+    # A set-up position from checked fields; only what could overrun the struct or
+    # mislead the move generator is checked here: every tile exactly once (so at most
+    # 14 runs and 4 jokers in a rack), runs and counts in range.
+    cdef int n = cfg.n_players
+    cdef int p, r, i, k
+    racks, table, pool, stars = f["racks"], f["table"], f["pool"], f["stars"]
+    flags = [f["laid_this_turn"], f["joker_pending"]]
+    if (type(racks) is not list or len(racks) != n or type(table) is not list
+            or len(table) > MAX_RUNS or type(pool) is not list
+            or any([type(rack) is not list or not _within(rack, 0, JOKER) for rack in racks])
+            or not _within(table, 0, N_NEW - 1) or not _within(pool, 0, JOKER)
+            or type(stars) is not list or len(stars) != n or not _within(stars, 0, STARS_MAX)
+            or not all([type(x) is bool for x in flags])
+            or not _within([f["passes"]], 0, n)
+            or not _within([f["went_out"], f["current_player"]], -1, n - 1)
+            or type(f["rng"]) is not list or len(f["rng"]) != 4
+            or not _within(f["rng"], 0, 2**64 - 1)):
         raise InvalidStateError(
-            f"field {name!r} is {value!r}; expected a list of tiles like 'R7' or 'J'")
-    return [TILE_INDEX[t] for t in value]
-
-
-cdef int _load(rkj_t *s, object game, dict data) except -1:
-    cdef int n = game.num_players
-    cdef int p, i, r, t
+            "a Rummikub Junior position does not fit: sizes or values out of range")
+    tiles = [t for rack in racks for t in rack] + list(pool)
+    for k in table:
+        tiles += [JOKER if (NEW_MASK[k] >> i) & 1 else _tile(NEW_COLOUR[k], NEW_LO[k] + i)
+                  for i in range(NEW_LEN[k])]
+    if sorted(tiles) != list(range(N_NUMBERED)) + [JOKER] * N_JOKERS:
+        raise InvalidStateError(
+            "a Rummikub Junior position must hold each numbered tile once and 4 jokers")
     memset(s, 0, sizeof(rkj_t))
     s.n_players = n
-    seen = [0] * N_TILES
-    racks = field(data, "racks")
-    if not isinstance(racks, list) or len(racks) != n:
-        raise InvalidStateError(f"field 'racks' must hold {n} lists of tiles, not {racks!r}")
     for p in range(n):
-        for t in _tile_list(data, "racks", racks[p]):
-            seen[t] += 1
+        for t in racks[p]:
             if t == JOKER:
                 s.rack_jokers[p] += 1
             else:
-                s.rack[p] |= (<uint64_t>1) << t
-    table = field(data, "table")
-    if not isinstance(table, list) or len(table) > MAX_RUNS:
-        raise InvalidStateError(
-            f"field 'table' must be a list of at most {MAX_RUNS} runs, not {table!r}")
-    for r, text in enumerate(table):
-        if not isinstance(text, str):
-            raise InvalidStateError(f"field 'table' holds {text!r}; runs are strings")
-        try:
-            colour, lo, jokers = _parse_run(text, text.split())
-        except NotationError as exc:
-            raise InvalidStateError(f"field 'table': {exc}") from None
-        length = len(text.split())
-        s.runs[r].colour = colour
-        s.runs[r].lo = lo
-        s.runs[r].length = length
-        s.runs[r].jokers = jokers
-        for i in range(length):
-            seen[JOKER if (jokers >> i) & 1 else colour * N_NUMBERS + lo - 1 + i] += 1
-    s.n_runs = len(table)
-    pool = _tile_list(data, "pool", field(data, "pool"))
-    for i, t in enumerate(pool):
-        s.pool[N_TILES - len(pool) + i] = t
-        seen[t] += 1
-    s.pool_pos = N_TILES - len(pool)
-    if seen[:N_NUMBERED] != [1] * N_NUMBERED or seen[JOKER] != N_JOKERS:
-        raise InvalidStateError(
-            "fields 'racks', 'table' and 'pool' together must hold each numbered tile "
-            "once and 4 jokers (K2)")
-    stars = field(data, "stars")
-    if not isinstance(stars, list) or len(stars) != n or any(
-            type(x) is not int or not 0 <= x <= 1_000_000 for x in stars):
-        raise InvalidStateError(
-            f"field 'stars' is {stars!r}; expected {n} ints in 0..1000000")
-    for p in range(n):
+                s.rack[p] |= (<uint64_t>1) << <int>t
         s.stars[p] = stars[p]
-    bank = field(data, "bank")
-    if type(bank) is not int or bank != STARS_TOTAL - sum(stars):
-        raise InvalidStateError(
-            f"field 'bank' is {bank!r}, expected {STARS_TOTAL - sum(stars)} "
-            f"(56 stars in all, K2/K9)")
-    s.laid = _bool_field(data, "laid_this_turn")
-    s.pending = _bool_field(data, "joker_pending")
-    s.passes = int_field(data, "passes", 0, n)
-    if s.passes and s.pool_pos < N_TILES:
-        raise InvalidStateError(
-            "field 'passes' counts passes with the pool empty, but the pool is not (K11)")
-    rng = field(data, "rng")
-    if not isinstance(rng, list) or len(rng) != 4 or any(
-            type(x) is not int or not 0 <= x < 2**64 for x in rng) or not any(rng):
-        raise InvalidStateError(
-            f"field 'rng' is {rng!r}; expected 4 ints in 0..2**64-1, not all zero")
+    for r in range(len(table)):
+        k = table[r]
+        s.runs[r] = run_t(NEW_COLOUR[k], NEW_LO[k], NEW_LEN[k], NEW_MASK[k])
+    s.n_runs = len(table)
+    s.pool_pos = N_TILES - len(pool)
+    for i in range(len(pool)):
+        s.pool[s.pool_pos + i] = pool[i]
+    s.laid, s.pending = flags
+    s.passes = f["passes"]
+    s.went_out = NO_SEAT if f["went_out"] < 0 else f["went_out"]
+    s.current = NO_SEAT if f["current_player"] < 0 else f["current_player"]
     for i in range(4):
-        s.rng.s[i] = rng[i]
-    current = field(data, "current_player")
-    went_out = field(data, "went_out")
-    if current is None:
-        s.current = NO_SEAT
-        if went_out is None:
-            s.went_out = NO_SEAT
-            if s.passes != n:
-                raise InvalidStateError(
-                    f"field 'passes' is {s.passes}; a game over without 'went_out' ended "
-                    f"by a full round of {n} passes (K11)")
-        elif type(went_out) is int and 0 <= went_out < n and _rack_size(s, went_out) == 0:
-            s.went_out = went_out
-        else:
-            raise InvalidStateError(
-                f"field 'went_out' is {went_out!r}; expected null or the seat whose rack "
-                f"is empty (K10)")
-        if s.laid or s.pending:
-            raise InvalidStateError(
-                "fields 'laid_this_turn' and 'joker_pending' must be false once over")
-        return 0
-    if type(current) is not int or not 0 <= current < n:
-        raise InvalidStateError(
-            f"field 'current_player' is {current!r}; allowed seats 0..{n - 1} or null")
-    s.current = current
-    s.went_out = NO_SEAT
-    if s.passes == n:
-        raise InvalidStateError(
-            f"field 'passes' is {n}: a full round of passes ends the game (K11)")
-    if went_out is not None:
-        raise InvalidStateError(
-            f"field 'went_out' is {went_out!r}, but the game is not over (expected null)")
-    for p in range(n):
-        if _rack_size(s, p) == 0:
-            raise InvalidStateError(
-                f"field 'racks': seat {p}'s rack is empty, so the game is over (K10)")
-    if s.pending and (not s.laid or s.rack_jokers[current] == 0):
-        raise InvalidStateError(
-            "field 'joker_pending': a taken joker needs 'laid_this_turn' and a joker in "
-            "the rack of the seat to act (K5c)")
+        s.rng.s[i] = f["rng"][i]
     return 0
