@@ -101,9 +101,9 @@ ctypedef struct lines_t:
     uint8_t len[MAX_LINES]
 
 
-# Kept under 256 bytes: the history is one byte per move, and the state's generator is
-# not kept: it only shuffles at setup (T4), so its state afterwards is a function of
-# the seed (``_setup_rng``).
+# Kept to 256 bytes (exactly, with ``start``; one more byte would pad it to 258): the
+# history is one byte per move, and the state's generator is not kept: it only shuffles
+# at setup (T4), so its state afterwards is a function of the seed (``_setup_rng``).
 ctypedef struct tom_t:
     uint16_t plane[4][NY]
     uint8_t deck[DECK]          # the shuffled deck; the stock is deck[next_draw:]
@@ -1144,12 +1144,13 @@ cdef class ThreeOrMoreState(EngineState):
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return a position drawn by ``fields`` (the facade has checked them).
+        """Return a position drawn by ``fields`` (the facade has checked their types).
 
         ``fields`` are those of ``to_dict`` (``current_player``, ``scores``, ``hands``,
         ``stock``, ``grid``, ``row1``, ``block``, ``open_row``), with ``last_move`` a
-        ``MoveScore`` or ``None``.  Values that would not fit the position raise
-        ``InvalidStateError``; so does a last move that does not score as stated.
+        ``MoveScore`` or ``None``.  A table that breaks T5-T7, cards that are not the
+        deck, hand sizes play could not have left, or a last move that does not lie or
+        score as stated raise ``InvalidStateError``, as does anything that does not fit.
         """
         if config.k != &KERNEL:
             raise TypeError("config is not a 3 Or More configuration")
