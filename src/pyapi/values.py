@@ -39,6 +39,7 @@ __all__ = [
     "RummikubJuniorView",
     "ScoredLine",
     "ThreeOrMoreDocument",
+    "ThreeOrMoreMove",
     "ThreeOrMorePosition",
     "ThreeOrMoreView",
     "check_int",
@@ -376,6 +377,36 @@ class RummikubJuniorView:
     joker_pending: bool
     passes: int
     went_out: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeOrMoreMove:
+    """What one 3 Or More move does (``state.explain(action)``, ``state.last_move``).
+
+    Attributes:
+        player: the seat that lays the card.
+        move: the move in notation (``"RRG@left"``, ``"RRG^@top-right"``, ``"RGB"``).
+        card: the card as held, top to bottom (``"RRG"``).
+        shown: the card as it lies on the table (``"GRR"`` for ``"RRG^"``, T3).
+        place: ``"left"``, ``"right"``, a corner (``"top-left"`` ...) or ``"next"`` (the
+            open row's next slot).
+        slot: the table card slot it fills, ``(card row, card column)``: its squares are
+            ``(3 * row + i, column)`` for ``i`` in 0..2 (top to bottom).
+        points: what it scores (T10-T11), the sum of its lines' points.
+        lines: every line it makes or extends, as in ``MoveScore.lines``.
+        drew: the mover draws a card after it (the stock was not empty); which card is
+            seen by the mover only.
+    """
+
+    player: int
+    move: str
+    card: str
+    shown: str
+    place: str
+    slot: tuple[int, int]
+    points: int
+    lines: tuple[ScoredLine, ...]
+    drew: bool
 
 
 # ---------------------------------------------------------------------------------
