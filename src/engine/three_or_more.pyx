@@ -764,7 +764,7 @@ cdef object _breakdown(const tom_t *s):
     )
 
 
-cdef str _picture(const tom_t *s):
+cdef str _picture(const tom_t *s, int perspective):
     cdef int y, k, i, r, c
     slots = _slots(s)
     open_cols = {c for _, c in slots}
@@ -793,7 +793,9 @@ cdef str _picture(const tom_t *s):
                           for ln in last.lines) or "no line"
         lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
     lines.append("hands: " + " | ".join(
-        f"{seat}: " + (" ".join(_hand(s, seat)) or "-") for seat in range(s.players)))
+        f"{seat}: " + (" ".join(_hand(s, seat) if perspective < 0 or perspective == seat
+                                else ["???"] * s.hand_n[seat]) or "-")
+        for seat in range(s.players)))
     if s.current >= 0:
         lines.append("next card goes at * (" + ", ".join(_places(s)) + ")")
     return "\n".join(lines)
@@ -1138,9 +1140,9 @@ cdef class ThreeOrMoreState(EngineState):
             "rng": _setup_rng(self.seed),
         }
 
-    def __str__(self):
+    def _text(self, int seat):
         cdef tom_t s = self._snapshot()
-        return _picture(&s)
+        return _picture(&s, seat)
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
