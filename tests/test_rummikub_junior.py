@@ -6,8 +6,10 @@ tests/test_golden.py, the doctests by tests/test_docs.py."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
+from collections import Counter
 from typing import Any
 
 import boardcore
@@ -19,6 +21,7 @@ from boardcore import (
     InvalidStateError,
     NotationError,
 )
+from boardcore._engine import _search
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
 
 from tests.conftest import HEADER, set_up
@@ -735,3 +738,109 @@ def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
         set_up(game, dict(d, went_out=None))
     # Set up once over, the game stays over.
     assert set_up(game, d).is_over()
+
+
+# -- determinization (search agents) and observations ---------------------------------------
+
+def _chi2_critical(df: int) -> float:
+    # The chi-square value exceeded with probability 0.001 (Wilson-Hilferty).
+    return float(df * (1 - 2 / (9 * df) + 3.0902 * (2 / (9 * df)) ** 0.5) ** 3)
+
+
+def _deal_frequencies(state: Any, seat: int, samples: int) -> Counter[tuple[Any, ...]]:
+    seen: Counter[tuple[Any, ...]] = Counter()
+    for i in range(samples):
+        d = _search.determinize(state, seat, seed=i).to_dict()
+        seen[(tuple(d["racks"][1 - seat]), tuple(d["pool"]))] += 1
+    return seen
+
+
+def _chi2(seen: Counter[tuple[Any, ...]], expected: Counter[tuple[Any, ...]]) -> float:
+    samples, total = sum(seen.values()), sum(expected.values())
+    assert set(seen) <= set(expected)
+    return sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
+               for k, v in expected.items())
+
+
+def test_determinizations_are_uniform_over_the_consistent_deals() -> None:
+    """Every deal of the unseen tiles comes as often as a shuffle makes it.
+
+    Seat 0 sees four unseen tiles, two of them jokers: R10 B1 J J for seat 1's two tiles
+    and the two-tile pool.  The four jokers are distinct tiles, so seat 1 holding both
+    comes half as often as each other deal.
+    """
+    table = ("R3 R4 R5 R6 R7 R8 R9 J(R10)", "J(B1) B2 B3 B4 B5 B6 B7 B8 B9 B10",
+             "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10", "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10")
+    state = position(["R1 R2", "R10 B1"], table, pool=["J", "J"])
+    expected: Counter[tuple[Any, ...]] = Counter()
+    for perm in itertools.permutations(["R10", "B1", "J", "J"]):
+        expected[(tuple(sorted(perm[:2], key=ref.ORDER.__getitem__)), perm[2:])] += 1
+    assert len(expected) == 7
+    seen = _deal_frequencies(state, 0, 4000)
+    assert _chi2(seen, expected) < _chi2_critical(len(expected) - 1)
+    # What seat 0 sees never moves; the generator is drawn afresh.
+    d = _search.determinize(state, 0, seed=1)
+    assert d.view(0) == state.view(0) and d.to_dict()["rng"] != state.to_dict()["rng"]
+
+
+def test_determinization_keeps_a_taken_joker_with_its_seat() -> None:
+    """A seat that swapped a joker keeps it, and tiles to lay it with.
+
+    Seat 0 swapped a joker (K5c) and must lay it next; every run on the table is full, so
+    it holds tiles that make a new run with the joker.  Seat 1 sees R7-R10 and one more
+    joker unseen: seat 0 keeps its joker and takes two of them, never R7 with R10 (no run
+    of three with one joker), and the pool the rest.
+    """
+    table = ("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10",
+             "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10")
+    state = position(["R7 R8 J", "R1 R2 R3 R4 R5 R6 J J"], table,
+                     pool=["R9", "R10", "J"], laid=True, pending=True)
+    expected: Counter[tuple[Any, ...]] = Counter()
+    for perm in itertools.permutations(["R7", "R8", "R9", "R10", "J"]):
+        if set(perm[:2]) != {"R7", "R10"}:
+            rack = tuple(sorted([*perm[:2], "J"], key=ref.ORDER.__getitem__))
+            expected[(rack, perm[2:])] += 1
+    seen = _deal_frequencies(state, 1, 3000)
+    assert all("J" in rack for rack, _ in seen)
+    assert _chi2(seen, expected) < _chi2_critical(len(expected) - 1)
+    # The seat that swapped knows its own rack: nothing of it is redrawn.
+    assert _search.determinize(state, 0, seed=3).to_dict()["racks"][0] == ["R7", "R8", "J"]
+
+
+def test_observation_planes_of_a_known_position() -> None:
+    state = position(["R1 R2 R3 B4 K9", "K1 K2 J"], ("B1 J(B2) B3",), stars=[6, 7])
+    game = state.game
+    assert game.observation_shape == (387,)
+    assert boardcore.make("rummikub_junior", players=4).observation_shape == (393,)
+
+    def planes(seat: int) -> dict[str, np.ndarray]:
+        obs, out, start = state.observation(seat), {}, 0
+        for name, size in game.observation_planes:
+            out[name] = obs[start:start + size]
+            start += size
+        return out
+
+    p = planes(1)
+    assert np.flatnonzero(p["rack"]).tolist() == [30, 31]             # K1 K2
+    assert p["rack_jokers"].tolist() == [0.25]
+    runs = p["run_colours"].reshape(14, 4)
+    assert runs[0].tolist() == [0, 1, 0, 0] and not runs[1:].any()    # run 0 is blue
+    assert np.flatnonzero(p["run_tiles"]).tolist() == [0, 2]         # B1, B3
+    assert np.flatnonzero(p["run_jokers"]).tolist() == [1]           # J(B2)
+    assert np.allclose(p["stars"], [7 / 56, 6 / 56])                 # seat 1 first
+    assert np.allclose(p["rack_sizes"], [3 / 44, 5 / 44])
+    assert p["to_act"].tolist() == [0, 1]
+    assert np.allclose(p["pool_size"], [(44 - 11) / 44])
+    assert p["laid_this_turn"].tolist() == p["joker_pending"].tolist() == [0]
+    assert planes(0)["to_act"].tolist() == [1, 0]
+    play(state, "new R1 R2 R3", "extend 0 right B4")
+    p = planes(0)
+    assert np.flatnonzero(p["rack"]).tolist() == [38]                 # K9
+    assert np.flatnonzero(p["run_tiles"]).tolist() == [0, 2, 3, 10, 11, 12]
+    assert p["run_colours"].reshape(14, 4)[1].tolist() == [1, 0, 0, 0]
+    assert p["laid_this_turn"].tolist() == [1]
+    play(state, "end", "pass")
+    p = planes(1)
+    assert np.allclose(p["stars"], [6 / 56, 11 / 56]) and p["to_act"].tolist() == [0, 1]
+    assert np.allclose(p["rack_sizes"], [4 / 44, 1 / 44])
+    assert np.allclose(p["pool_size"], [(44 - 12) / 44])
