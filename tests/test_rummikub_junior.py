@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Any
 
@@ -22,13 +23,16 @@ from boardcore import (
     NotationError,
 )
 from boardcore._engine import _search
+from boardcore.pictures import HIGHLIGHT
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
+from boardcore.values import RummikubJuniorMove
 
 from tests.conftest import HEADER, set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 
 ALL = ref.TILES[:40] + ["J"] * 4
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def position(
@@ -844,3 +848,95 @@ def test_observation_planes_of_a_known_position() -> None:
     assert np.allclose(p["stars"], [6 / 56, 11 / 56]) and p["to_act"].tolist() == [0, 1]
     assert np.allclose(p["rack_sizes"], [4 / 44, 1 / 44])
     assert np.allclose(p["pool_size"], [(44 - 12) / 44])
+
+
+# -- explained moves and pictures -----------------------------------------------------------
+
+def test_explain_tells_the_tiles_the_run_and_the_stars() -> None:
+    state = position(["Y2 B1 B2 K9 J", "K1 K2"], ("Y1 J(Y2) Y3",))
+    new = state.parse_action("new B1 B2 J(B3)")
+    assert state.explain(state.parse_action("swap 0 1")) == RummikubJuniorMove(
+        player=0, move="swap 0 1", kind="swap", tiles=("Y2",), run=0, run_after="Y1 Y2 Y3",
+        lays_taken_joker=False, drew=False, went_out=False, game_over=False, gains=(1, 0))
+    play(state, "swap 0 1")
+    told = state.explain(new)
+    assert told == RummikubJuniorMove(
+        player=0, move="new B1 B2 J(B3)", kind="new", tiles=("B1", "B2", "J(B3)"), run=1,
+        run_after="B1 B2 J(B3)", lays_taken_joker=True, drew=False, went_out=False,
+        game_over=False, gains=(3, 0))        # K7: the retaken joker earns nothing
+    state.apply(new)
+    assert state.last_move == told
+    play(state, "extend 1 right J(B4)")
+    last = state.last_move
+    assert last is not None and last.tiles == ("J(B4)",) and last.run_after == "B1 B2 J(B3) J(B4)"
+    assert not last.lays_taken_joker and last.gains == (1, 0)
+    play(state, "end")
+    assert state.last_move == RummikubJuniorMove(
+        player=0, move="end", kind="end", tiles=(), run=None, run_after=None,
+        lays_taken_joker=False, drew=False, went_out=False, game_over=False, gains=(0, 0))
+
+
+def test_explain_a_pass_tells_the_draw_but_never_the_tile() -> None:
+    state = position(["R1", "K1"])
+    told = state.explain(0)
+    assert told.kind == "pass" and told.drew and told.tiles == () and told.gains == (-1, 0)
+    rest = [t for t in ALL if t not in ("R1", "K1")]
+    state = position(["R1", "K1 " + " ".join(rest)], pool=[])
+    assert not state.explain(0).drew and state.explain(0).gains == (0, 0)
+    play(state, "pass")
+    told = state.explain(0)                  # the second pass of a round ends the game
+    assert told.game_over and not told.went_out and told.gains == (-1, -6)   # K11
+
+
+def test_explain_going_out() -> None:
+    state = position(["R1 R2 R3", "K1 K2 K3 J", "B1 B2"], stars=[6, 2, 6])
+    told = state.explain(state.parse_action("new R1 R2 R3"))
+    assert told.went_out and told.game_over and told.run == 0
+    assert told.gains == (5, -2, -2)         # K7 + K10: 4 and the bonus; the others pay
+
+
+def _svg_texts(svg: str) -> list[tuple[str, str]]:
+    root = ET.fromstring(svg)
+    return [(t.text or "", t.get("fill", "")) for t in root.iter(f"{SVG}text")]
+
+
+def test_picture_of_a_known_position() -> None:
+    state = position(["R1 R2 R3 B4 K9", "K1 K2 J"], ("B1 J(B2) B3",), stars=[6, 7])
+    play(state, "new R1 R2 R3", "extend 0 right B4")
+    svg = state.svg(size=600)
+    texts = _svg_texts(svg)
+    ink = {"R": "#c0392b", "B": "#1f5fae", "K": "#1b1b1b"}
+    # The runs' numbers in their colours, the joker showing the number it stands for.
+    for number, colour in (("1", "B"), ("2", "B"), ("3", "B"), ("4", "B"), ("1", "R"),
+                           ("3", "R"), ("9", "K"), ("1", "K"), ("2", "K")):
+        assert (number, ink[colour]) in texts, (number, colour)
+    words = " ".join(t for t, _ in texts)
+    assert "bank 38" in words and "pool 33" in words
+    assert "seat 0 to act, may lay more or end" in words
+    assert "last: seat 0 laid B4 on run 0, +1 star" in words
+    assert "11 stars, 1 tiles" in words and "7 stars, 3 tiles" in words
+    # The last tile laid is marked; a face-down tile is drawn for each hidden one.
+    assert svg.count(HIGHLIGHT) == 2               # the line saying it and the tile's box
+    back = 'fill="#5b6b8c"'
+    assert svg.count(back) == 3                          # the pool's stack
+    assert state.svg(perspective=0).count(back) == 3 + 3     # and seat 1's three tiles
+    assert state.svg(perspective=1).count(back) == 3 + 1     # and seat 0's K9
+    assert "as seat 1 sees it" in state.svg(perspective=1)
+    cairosvg = pytest.importorskip("cairosvg")
+    png = cairosvg.svg2png(bytestring=svg.encode())
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 600
+
+
+def test_picture_marks_a_pass_and_the_end() -> None:
+    state = position(["R1 R2 R3", "K1 K2 K3 J"], stars=[6, 2])
+    assert HIGHLIGHT not in state.svg()
+    play(state, "pass")
+    assert "last: seat 0 passed and drew a tile, -1 star" in " ".join(
+        t for t, _ in _svg_texts(state.svg()))
+    play(state, "new K1 K2 K3")
+    words = " ".join(t for t, _ in _svg_texts(state.svg()))
+    assert "last: seat 1 laid run 0: K1 K2 K3, +4 stars" in words
+    play(state, "extend 0 right J(K4)")
+    words = " ".join(t for t, _ in _svg_texts(state.svg()))
+    assert "over (seat 1 went out): seat 1 won" in words and "seat 1 won" in words
+    assert "and went out, +2 stars" in words
