@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import cos, pi, sin
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
@@ -193,7 +194,6 @@ def _smiley(canvas: Canvas, cx: float, cy: float, r: float, ink: str) -> None:
 
 def _star(canvas: Canvas, cx: float, cy: float, r: float) -> None:
     # A five-pointed star, the game's score.
-    from math import cos, pi, sin
     points = " ".join(
         f"{cx + (r if k % 2 == 0 else r * 0.45) * sin(k * pi / 5):.1f},"
         f"{cy - (r if k % 2 == 0 else r * 0.45) * cos(k * pi / 5):.1f}"
