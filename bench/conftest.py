@@ -43,9 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import boardcore
 import pytest
 from common import ConnectFour, Uno
+
+import boardcore
 
 # The repo root, so `tests.reference.<game>` (the pure-Python references) imports.
 # Nothing under the root is named `boardcore`, so this cannot shadow the installed
@@ -250,7 +251,8 @@ def _peer(name: str, figures: Figures, what: str) -> object:
     try:
         return pytest.importorskip(name, exc_type=ImportError)
     except pytest.skip.Exception:
-        figures.note(f"{what} not installed (pip install boardcore[bench]): its ratios were not measured")
+        figures.note(
+            f"{what} not installed (pip install boardcore[bench]): its ratios were not measured")
         raise
 
 

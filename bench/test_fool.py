@@ -12,11 +12,11 @@ named ``fool: ...`` in the table on the last lines; nothing asserts on a timing.
 
 from __future__ import annotations
 
-import boardcore
 import numpy as np
 import pytest
 from common import Case, GameBenchmarks, VsRLCardUno, simulate_actions
 
+import boardcore
 from tests.reference.fool import FoolRef
 
 TRICK_TARGET_NS = 30.0                   # performance.md: resolving one Fool trick

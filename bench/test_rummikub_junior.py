@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from boardcore._engine.rummikub_junior import _legal_actions_kernel
 from common import Case, GameBenchmarks, VsRLCardUno
 
+from boardcore._engine.rummikub_junior import _legal_actions_kernel
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 

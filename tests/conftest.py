@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 
 
 def player_counts(name: str) -> range:

@@ -9,8 +9,9 @@ import threading
 from collections import Counter
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore._engine import _search
 from boardcore.agents import (
     FlatMonteCarloAgent,
@@ -19,7 +20,6 @@ from boardcore.agents import (
     RandomAgent,
     agent_from_string,
 )
-
 from tests.conftest import player_counts, random_walk, set_up
 
 AGENTS = [

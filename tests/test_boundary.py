@@ -15,11 +15,11 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
-from boardcore._engine._state import EngineConfig, EngineState
 
+import boardcore
+from boardcore._engine._state import EngineConfig, EngineState
 from tests.conftest import player_counts, random_walk
 
 HOSTILE: list[object] = [

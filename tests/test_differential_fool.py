@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 
-import boardcore
 import numpy as np
 import pytest
-from boardcore.simulate import derive_seed
 
+import boardcore
+from boardcore.simulate import derive_seed
 from tests.reference import fool as ref
 from tests.reference._rng import Rng
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import boardcore
 import pytest
-from boardcore.simulate import derive_seed
 
+import boardcore
+from boardcore.simulate import derive_seed
 from tests.reference import just4fun as ref
 from tests.reference._rng import Rng
 

@@ -1,15 +1,16 @@
 """The compiled Rummikub Junior engine against the pure-Python reference, state by state,
-and its move generator against a brute-force enumeration on random racks and tables."""
+and its move generator against a brute-force enumeration on random racks and tables.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore import IllegalActionError, InvalidStateError
 from boardcore.simulate import derive_seed
-
 from tests.conftest import set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
@@ -106,7 +107,8 @@ def test_simulate_matches_reference(players: int, options: dict[str, Any]) -> No
 def random_position(rng: Rng, players: int) -> dict[str, Any] | None:
     """A random legal-looking position: random runs on the table (jokers anywhere),
     a rack of 1..20 tiles often holding jokers, random turn flags and stars; None when
-    the table took so many tiles that the racks cannot be filled."""
+    the table took so many tiles that the racks cannot be filled.
+    """
     tiles = ref.TILES[:40] + ["J"] * 4
     rng.shuffle(tiles)
     free = set(ref.TILES[:40])
@@ -225,7 +227,7 @@ def test_reference_generator_is_the_brute_force_over_every_action() -> None:
 
 
 def test_apply_accepts_exactly_the_generated_actions() -> None:
-    """apply's own legality check agrees with legal_actions on every action id."""
+    """Apply's own legality check agrees with legal_actions on every action id."""
     for state, _ in positions(12, 29):
         legal = set(state.legal_actions())
         before = state.to_dict()

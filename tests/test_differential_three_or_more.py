@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
-from boardcore.simulate import derive_seed
 
+import boardcore
+from boardcore.simulate import derive_seed
 from tests.reference import three_or_more as ref
 from tests.reference._rng import Rng
 

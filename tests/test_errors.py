@@ -1,5 +1,7 @@
-"""Hostile input: every public entry point, fed garbage, raises the documented
-exception, never crashes, and never leaves a state half-changed."""
+"""Hostile input: every public entry point, fed garbage, raises the documented exception.
+
+It never crashes, and never leaves a state half-changed.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +10,16 @@ import json
 import random
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 from boardcore import (
     ConfigurationError,
     IllegalActionError,
     InvalidStateError,
     NotationError,
 )
-
 from tests.conftest import player_counts, random_walk
 
 HOSTILE = [None, -1, 2**70, -(2**70), "3", 3.0, True, False, b"3", [3], {3: 3}, object(),

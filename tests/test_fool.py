@@ -8,9 +8,12 @@ import pickle
 import re
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardcore
 from boardcore.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -18,9 +21,6 @@ from boardcore.errors import (
     NotationError,
 )
 from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolState, FoolView
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import set_up
 
 
@@ -277,7 +277,6 @@ def test_F8_two_fools_two_offcolour_cards_of_equal_value() -> None:
 
 def test_F8_trick_kernel_agrees_with_the_reference_on_random_tricks() -> None:
     from boardcore._engine.fool import _trick_kernel
-
     from tests.reference import fool as ref
 
     rng = np.random.default_rng(8)

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import boardcore
 import pytest
-from boardcore.simulate import derive_seed as public_derive_seed
 
+import boardcore
+from boardcore.simulate import derive_seed as public_derive_seed
 from tests import golden
 from tests.reference._rng import Rng, derive_seed
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore import ConfigurationError, IllegalActionError, NotationError
 from boardcore.just4fun import CLASSIC_LAYOUT, Just4Fun, Just4FunState
-
 from tests.conftest import set_up
 
 RED, YELLOW, WHITE, BLUE = 0, 1, 2, 3
@@ -91,7 +91,7 @@ def test_J1_two_to_four_players_seat_zero_starts() -> None:
     for n in (2, 3, 4):
         assert Just4Fun(players=n).new_state(seed=0).current_player == 0
     for bad in (1, 5):
-        with pytest.raises(ConfigurationError, match="2..4 players"):
+        with pytest.raises(ConfigurationError, match=r"2\.\.4 players"):
             Just4Fun(players=bad)
     assert Just4Fun(players=3, start_player=2).new_state(seed=0).current_player == 2
     with pytest.raises(ConfigurationError, match="start_player"):

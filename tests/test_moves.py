@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-import boardcore
 import pytest
-from boardcore import IllegalActionError
 
+import boardcore
+from boardcore import IllegalActionError
 from tests.conftest import player_counts, random_walk
 
 

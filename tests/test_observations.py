@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
-from boardcore._engine import _search
 
+import boardcore
+from boardcore._engine import _search
 from tests.conftest import player_counts, random_walk
 
 # Options under which every plane can change (a random board moves Just4Fun's layout).

@@ -7,11 +7,11 @@ import struct
 import xml.etree.ElementTree as ET
 from typing import Any
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore._engine import _search
 from boardcore.pictures import HIGHLIGHT
-
 from tests.conftest import player_counts, random_walk
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -13,12 +13,12 @@ import pickle
 import random
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 from boardcore import IllegalActionError, Outcome
 from boardcore.simulate import derive_seed
-
 from tests.conftest import player_counts, random_walk
 
 GAMES_PER_COUNT = 3

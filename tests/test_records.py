@@ -6,10 +6,10 @@ import copy
 import json
 from typing import Any
 
-import boardcore
 import pytest
-from boardcore import InvalidStateError
 
+import boardcore
+from boardcore import InvalidStateError
 from tests.conftest import player_counts
 
 

@@ -2,7 +2,8 @@
 views, pictures, options, records, simulate, hostile input and typing.
 
 The golden playthroughs (tests/data/rummikub_junior_playthrough_*.json) are checked by
-tests/test_golden.py, the doctests by tests/test_docs.py."""
+tests/test_golden.py, the doctests by tests/test_docs.py.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 from boardcore import (
     ConfigurationError,
     IllegalActionError,
@@ -26,7 +28,6 @@ from boardcore._engine import _search
 from boardcore.pictures import HIGHLIGHT
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
 from boardcore.values import RummikubJuniorMove
-
 from tests.conftest import HEADER, set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
@@ -48,7 +49,8 @@ def position(
     went_out: int | None = None,
 ) -> Any:
     """A set-up state from racks written ``"R3 R4 J"``; the pool defaults to every tile
-    left, in tile order."""
+    left, in tile order.
+    """
     rack_lists = [r.split() for r in racks]
     players = len(racks)
     if pool is None:

@@ -14,10 +14,10 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import boardcore
 import pytest
-from boardcore import BoardcoreError
 
+import boardcore
+from boardcore import BoardcoreError
 from tests.conftest import player_counts
 
 THREADS = 8
@@ -61,8 +61,8 @@ def _hammer(state: Any, rng: random.Random, errors: list[BaseException]) -> None
                     state.history()
                 else:
                     state.is_over()
-                    state.current_player
                     repr(state)
+                    assert state.current_player is None or state.current_player >= 0
             except BoardcoreError:
                 pass   # an action made illegal by another thread, undo at the start ...
     except BaseException as exc:  # pragma: no cover - reported below

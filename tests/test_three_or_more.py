@@ -1,5 +1,6 @@
 """3 Or More: one or more tests per numbered rule T1-T13, plus notation, views, options,
-hostile input and golden playthroughs."""
+hostile input and golden playthroughs.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pickle
 from collections import Counter
 from typing import Any
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 from boardcore import ConfigurationError, IllegalActionError, InvalidStateError, NotationError
 from boardcore.simulate import derive_seed
 from boardcore.three_or_more import (
@@ -22,7 +24,6 @@ from boardcore.three_or_more import (
     ThreeOrMoreState,
     ThreeOrMoreView,
 )
-
 from tests.reference._rng import Rng
 
 FILLER = ("GBY", "BYG", "YGB", "GYB", "BGY", "YBG")

@@ -14,8 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import boardcore
 import pytest
+
+import boardcore
 
 # Arguments for the members that take some: enough to call each one once.
 ARGUMENTS = {

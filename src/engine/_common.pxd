@@ -4,9 +4,7 @@
 # Python modules, so the common case costs a type check.
 cimport cython
 from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 
@@ -70,25 +68,6 @@ cdef inline uint64_t rollout_seed(object seed) except? 0:
     return check_seed(seed)
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline list legal_list(tuple action_ints, const uint16_t *actions, int n):
-    """Return ``actions[:n]`` as a list of the ready ints ``action_ints[a]``.
-
-    ``action_ints`` is the engine's ``tuple(range(num_actions))``: the list takes
-    references to its items, never allocates an int (``legal_actions()`` runs on every
-    Python-driven move).
-    """
-    cdef list out = PyList_New(n)
-    cdef object a
-    cdef int i
-    for i in range(n):
-        a = action_ints[actions[i]]
-        Py_INCREF(a)
-        PyList_SET_ITEM(out, i, a)
-    return out
-
-
 cdef inline object legal_mask(object mask, const uint16_t *actions, int n):
     """Set ``mask[a]`` for each of ``actions[:n]`` and return ``mask``.
 
@@ -105,12 +84,3 @@ cdef inline object legal_mask(object mask, const uint16_t *actions, int n):
         m[actions[i]] = 1
     PyBuffer_Release(&view)
     return mask
-
-
-cdef inline tuple state_reduce(object state):
-    """Return ``state.__reduce__()``: pickling goes through ``to_dict``.
-
-    Unpickling calls ``state.game.state_from_dict(state.to_dict())`` (a bound method of
-    the game pickles by reference to the game and the method name).
-    """
-    return (state.game.state_from_dict, (state.to_dict(),))

@@ -41,5 +41,3 @@ def shuffled(uint64_t seed, int n):
     rng_seed(&r, seed)
     rng_shuffle_u8(&r, a, n)
     return [a[i] for i in range(n)]
-
-

@@ -19,7 +19,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport rng_bounded, rng_next, rng_seed, rng_t
+from _rng cimport rng_bounded, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineState
 
@@ -223,7 +223,6 @@ cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_
     cdef void *root = scratch
     cdef void *buf = <char *>scratch + k.state_size
     cdef int seat = k.current(state), n, i, best = 0, ties = 0
-    cdef Py_ssize_t j
     cdef double value, top = -1.0
     cdef int64_t gain, most = INT64_MIN
     if agent.kind == AGENT_RANDOM:
@@ -254,7 +253,7 @@ cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_
         return legal[rng_bounded(rng, <uint32_t>ties)]
     for i in range(n):                      # AGENT_FLAT
         value = 0.0
-        for j in range(agent.budget):
+        for _ in range(agent.budget):
             memcpy(buf, state, k.state_size)
             k.determinize(buf, seat, rng)
             k.apply(buf, legal[i])
@@ -330,7 +329,6 @@ def flat_monte_carlo(EngineState state, Py_ssize_t rollouts, uint64_t seed):
     cdef void *root
     cdef void *buf
     cdef int seat, n, i
-    cdef Py_ssize_t j
     cdef rng_t rng
     cdef uint16_t legal[MAX_ACTIONS]
     cdef double r[MAX_PLAYERS]
@@ -350,7 +348,7 @@ def flat_monte_carlo(EngineState state, Py_ssize_t rollouts, uint64_t seed):
     with nogil:
         for i in range(n):
             total[i] = 0.0
-            for j in range(rollouts):
+            for _ in range(rollouts):
                 memcpy(buf, root, k.state_size)
                 k.determinize(buf, seat, &rng)
                 k.apply(buf, legal[i])

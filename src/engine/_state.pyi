@@ -2,9 +2,10 @@ from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
+
 from boardcore.protocol import Game
 from boardcore.values import Document, Outcome
-from typing_extensions import Self
 
 def derive_seed(seed: int, stream: int, index: int) -> int: ...
 @final
@@ -30,6 +31,7 @@ class EngineConfig:
         stats: npt.NDArray[np.int64],
     ) -> None: ...
 
+@disjoint_base
 class EngineState:
     """A position of some game: the methods every game's state class shares."""
 

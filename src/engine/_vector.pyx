@@ -12,7 +12,6 @@
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
 from _rng cimport derive_seed, rng_seed, rng_t

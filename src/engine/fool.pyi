@@ -3,6 +3,7 @@ from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.fool import Fool
 from boardcore.values import FoolDocument, FoolView

@@ -3,6 +3,7 @@ from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.just4fun import Just4Fun
 from boardcore.values import Just4FunDocument, Just4FunMove, Just4FunView

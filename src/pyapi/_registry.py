@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from boardcore.fool import Fool, FoolState
 from boardcore.just4fun import Just4Fun, Just4FunState
@@ -13,9 +13,9 @@ from boardcore.three_or_more import ThreeOrMore, ThreeOrMoreState
 #: The name of a game.
 GameName = Literal["just4fun", "three_or_more", "fool", "rummikub_junior"]
 #: A configuration of any game.
-AnyGame = Union[Just4Fun, ThreeOrMore, Fool, RummikubJunior]
+AnyGame = Just4Fun | ThreeOrMore | Fool | RummikubJunior
 #: A position of any game.
-AnyState = Union[Just4FunState, ThreeOrMoreState, FoolState, RummikubJuniorState]
+AnyState = Just4FunState | ThreeOrMoreState | FoolState | RummikubJuniorState
 
 GAME_CLASSES: dict[str, type[Game[Any]]] = {
     "just4fun": Just4Fun,

@@ -193,7 +193,8 @@ class ISMCTSAgent(_Seeded):
         if iterations is None and time_limit is None:
             iterations = 1000
         self.iterations = 0 if iterations is None else check_int(iterations, "iterations")
-        if not 0 <= self.iterations <= 100_000_000 or (iterations is not None and self.iterations == 0):
+        given = iterations is not None
+        if not 0 <= self.iterations <= 100_000_000 or (given and self.iterations == 0):
             raise ValueError(f"iterations must be in 1..100000000, not {iterations!r}")
         self.time_limit = 0.0 if time_limit is None else float(time_limit)
         if not 0 <= self.time_limit <= 86400 or (time_limit is not None and self.time_limit == 0):
@@ -235,8 +236,10 @@ AnyAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
 
 
 def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
-    """Return the agent ``text`` names: ``random``, ``greedy``, ``flat:200``, ``ismcts:2000``
-    (iterations) or ``ismcts:1.5s`` (seconds per decision).
+    """Return the agent ``text`` names.
+
+    The names are ``random``, ``greedy``, ``flat:200`` (play-outs per action),
+    ``ismcts:2000`` (iterations) and ``ismcts:1.5s`` (seconds per decision).
 
     Raises:
         ValueError: ``text`` names no agent.

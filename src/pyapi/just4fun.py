@@ -29,7 +29,7 @@ from boardcore._engine._state import EngineConfig
 from boardcore._engine.just4fun import DECK, Just4FunState
 from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
-from boardcore.values import Just4FunView
+from boardcore.values import Just4FunView, check_int
 
 __all__ = ["CLASSIC_LAYOUT", "DECK", "Just4Fun", "Just4FunState", "Just4FunView"]
 
@@ -99,10 +99,9 @@ class Just4Fun(Game[Just4FunState]):
         return {**options, "layout": layout}
 
     def _configure(self) -> EngineConfig:
-        return _engine.config(
-            self.num_players, self.options["start_player"], self.options["returned_on_lock"],
-            self._layout,
-        )
+        start = check_int(self.options["start_player"], "start_player")
+        return _engine.config(self.num_players, start, self.options["returned_on_lock"] is True,
+                              self._layout)
 
     @property
     def observation_planes(self) -> tuple[tuple[str, int], ...]:

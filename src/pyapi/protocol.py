@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsInde
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore.errors import ConfigurationError, InvalidStateError
-from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, header, quote
+from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, quote
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -39,24 +40,40 @@ class State(Protocol):
     """A mutable position of some game (see ``docs/api.md``)."""
 
     @property
-    def game(self) -> Game[Any]: ...
+    def game(self) -> Game[Any]:
+        """The configuration."""
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The seed the game was dealt from."""
     @property
-    def current_player(self) -> int | None: ...
-    def legal_actions(self) -> list[int]: ...
-    def legal_actions_mask(self) -> npt.NDArray[np.bool_]: ...
-    def apply(self, action: SupportsIndex) -> None: ...
-    def action_to_str(self, action: SupportsIndex) -> str: ...
-    def parse_action(self, text: str) -> int: ...
-    def is_over(self) -> bool: ...
-    def scores(self) -> tuple[int, ...]: ...
-    def outcome(self) -> Outcome | None: ...
-    def copy(self) -> Self: ...
-    def history(self) -> list[int]: ...
-    def view(self, player: SupportsIndex) -> object: ...
-    def to_dict(self) -> dict[str, Any]: ...
-    def rollout(self, seed: SupportsIndex | None = None) -> Outcome: ...
+    def current_player(self) -> int | None:
+        """The seat to act, ``None`` once over."""
+    def legal_actions(self) -> list[int]:
+        """The legal actions, ascending."""
+    def legal_actions_mask(self) -> npt.NDArray[np.bool_]:
+        """True where an action is legal."""
+    def apply(self, action: SupportsIndex) -> None:
+        """Apply a legal action."""
+    def action_to_str(self, action: SupportsIndex) -> str:
+        """The notation of an action."""
+    def parse_action(self, text: str) -> int:
+        """The action a notation names."""
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's running score."""
+    def outcome(self) -> Outcome | None:
+        """The outcome once over."""
+    def copy(self) -> Self:
+        """An independent copy."""
+    def history(self) -> list[int]:
+        """The actions applied since the start."""
+    def view(self, player: SupportsIndex) -> object:
+        """What a seat may see."""
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data."""
+    def rollout(self, seed: SupportsIndex | None = None) -> Outcome:
+        """Random actions to the end."""
 
 
 S = TypeVar("S", bound="EngineState")
@@ -112,7 +129,7 @@ class Game(Generic[S]):
 
     def _configure(self) -> EngineConfig:
         """Return the engine configuration of this game (the engine module's ``config``)."""
-        return None  # type: ignore[return-value]  # LEGACY: engines not yet converted
+        raise NotImplementedError
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> S:
         """Return the set-up position ``fields`` describes (a document's ``setup``)."""
@@ -148,8 +165,6 @@ class Game(Generic[S]):
 
     def new_state(self, seed: SupportsIndex | None = None) -> S:
         """Return the starting position; ``seed=None`` draws a seed from the OS."""
-        if self._engine is None:  # LEGACY
-            return self._state_class._new(self, check_seed(seed))  # type: ignore[attr-defined,no-any-return]
         state: S = self._engine.new_state(self, check_seed(seed))
         return state
 
@@ -164,8 +179,6 @@ class Game(Generic[S]):
         """
         check_header(self, data)
         assert isinstance(data, dict)
-        if self._engine is None:  # LEGACY
-            return self._state_class._from_dict(self, data)  # type: ignore[attr-defined,no-any-return]
         seed = data["seed"]
         setup = data.get("setup")
         if setup is None:
@@ -173,10 +186,12 @@ class Game(Generic[S]):
         elif type(setup) is dict:
             state = self._set_up(setup, seed)
         else:
-            raise InvalidStateError(f"field 'setup' must be a position or absent, not {quote(setup)}")
+            raise InvalidStateError(
+                f"field 'setup' must be a position or absent, not {quote(setup)}")
         history = data.get("history")
         if type(history) is not list or len(history) > MAX_HISTORY:
-            raise InvalidStateError(f"field 'history' must be a list of actions, not {quote(history)}")
+            raise InvalidStateError(
+                f"field 'history' must be a list of actions, not {quote(history)}")
         bad = state._replay(history)
         if bad >= 0:
             start = "the set-up position" if setup is not None else f"the deal of seed {seed}"
@@ -187,7 +202,8 @@ class Game(Generic[S]):
         expected = state.to_dict()
         for key in data:
             if key not in expected:
-                raise InvalidStateError(f"unknown field {quote(key)}; allowed: {', '.join(expected)}")
+                raise InvalidStateError(
+                    f"unknown field {quote(key)}; allowed: {', '.join(expected)}")
         for key, value in expected.items():
             if key not in data:
                 # A set-up document may leave out the position it sets up.
@@ -231,7 +247,7 @@ def _same(a: object, b: object) -> bool:
         return False
     if isinstance(a, list):
         assert isinstance(b, list)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         assert isinstance(b, dict)
         return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)

@@ -106,9 +106,11 @@ def replay(rec: object) -> AnyState:
     if not isinstance(rec, dict):
         raise InvalidStateError(f"a record must be a dict, not {type(rec).__name__}")
     if rec.get("format") != FORMAT or type(rec.get("format")) is not str:
-        raise InvalidStateError(f"field 'format' is {quote(rec.get('format'))}, expected {FORMAT!r}")
+        raise InvalidStateError(
+            f"field 'format' is {quote(rec.get('format'))}, expected {FORMAT!r}")
     if rec.get("version") != VERSION or type(rec.get("version")) is not int:
-        raise InvalidStateError(f"field 'version' is {quote(rec.get('version'))}, expected {VERSION}")
+        raise InvalidStateError(
+            f"field 'version' is {quote(rec.get('version'))}, expected {VERSION}")
     for field in ("game", "rules_version", "players", "options", "seed", "actions"):
         if field not in rec:
             raise InvalidStateError(f"record has no field {field!r}")

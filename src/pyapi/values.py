@@ -19,7 +19,7 @@ import operator
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, SupportsIndex, TypedDict, cast
 
 __all__ = [
     "SEED_MAX",
@@ -82,7 +82,7 @@ def check_int(value: object, what: str) -> int:
     if isinstance(value, (bool, float, str, bytes)) or value is None:
         raise TypeError(f"{what} must be an integer, not {quote(value)}")
     try:
-        return operator.index(value)
+        return operator.index(cast(SupportsIndex, value))
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {quote(value)}") from None
 
@@ -237,7 +237,7 @@ class Just4FunMove:
 
 @dataclass(frozen=True, slots=True)
 class ScoredLine:
-    """One line a 3 Or More card scored (T10-T11).
+    r"""One line a 3 Or More card scored (T10-T11).
 
     Attributes:
         direction: ``"horizontal"``, ``"vertical"``, ``"falling"`` (a diagonal going

@@ -148,8 +148,10 @@ class VectorEnv:
         npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
         npt.NDArray[np.bool_], dict[str, npt.NDArray[Any]],
     ]:
-        """Play ``actions`` (one per game) and return ``(obs, rewards, terminated, truncated,
-        info)``; ``rewards`` is ``(num_envs, players)`` in self-play, ``(num_envs,)`` else.
+        """Play ``actions`` (one per game); return the five arrays of a Gymnasium step.
+
+        That is ``(obs, rewards, terminated, truncated, info)``; ``rewards`` is
+        ``(num_envs, players)`` in self-play, ``(num_envs,)`` against agents.
 
         Raises:
             TypeError: ``actions`` is not an integer array of shape ``(num_envs,)``.
@@ -167,13 +169,15 @@ class VectorEnv:
         return self._obs, rewards, self._terminated, self._truncated, self._info()
 
     def _step(self, acts: npt.NDArray[np.int64], terminated: npt.NDArray[np.uint8]) -> None:
-        args = (self._obs, self._mask, self._rewards, terminated, self._current)
+        def run(bounds: tuple[int, int], worker: _vector.Worker) -> None:
+            self._batch.step(acts, bounds[0], bounds[1], worker, self._obs, self._mask,
+                             self._rewards, terminated, self._current)
+
         if self._pool is None:
-            self._batch.step(acts, *self._slices[0], self._workers[0], *args)
+            run(self._slices[0], self._workers[0])
             return
-        jobs = [self._pool.submit(self._batch.step, acts, a, b, w, *args)
-                for (a, b), w in zip(self._slices, self._workers, strict=True)]
-        for job in jobs:
+        for job in [self._pool.submit(run, bounds, worker)
+                    for bounds, worker in zip(self._slices, self._workers, strict=True)]:
             job.result()
 
     def _actions(self, actions: object) -> npt.NDArray[np.int64]:

@@ -57,7 +57,8 @@ NUM_ACTIONS = NEW + len(NEW_RUNS)
 
 def decode(action: int) -> tuple[Any, ...]:
     """Return ``("pass",)``, ``("end",)``, ``("extend", r, side, joker)``,
-    ``("swap", r, i)`` or ``("new", colour, lo, length, mask)``."""
+    ``("swap", r, i)`` or ``("new", colour, lo, length, mask)``.
+    """
     if action == PASS:
         return ("pass",)
     if action == END:
@@ -87,7 +88,8 @@ REQUIREMENTS = _requirements()
 def new_runs_of_colour(colour: str, held: frozenset[int], jokers: int,
                        pending: bool) -> tuple[int, ...]:
     """Every new run of ``colour`` a rack with numbers ``held`` of that colour and
-    ``jokers`` jokers can lay, by trying every run of the encoding (brute force)."""
+    ``jokers`` jokers can lay, by trying every run of the encoding (brute force).
+    """
     return tuple(
         action
         for action, numbers, joker_count in REQUIREMENTS[colour]

@@ -1,0 +1,60 @@
+from typing import final
+
+import numpy as np
+import numpy.typing as npt
+from boardcore._engine._state import EngineConfig
+
+@final
+class Worker:
+    """One thread's scratch memory."""
+
+    def __init__(self, state_size: int, nodes: int) -> None: ...
+
+@final
+class Batch:
+    """``n`` games of one configuration, stepped together."""
+
+    def __init__(
+        self,
+        config: EngineConfig,
+        n: int,
+        seed: int,
+        learner: int,
+        kind: int,
+        budget: int,
+        exploration: float,
+    ) -> None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def learner(self) -> int: ...
+    def reset(
+        self,
+        start: int,
+        stop: int,
+        worker: Worker,
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+        current: npt.NDArray[np.int32],
+    ) -> None: ...
+    def check(self, actions: npt.NDArray[np.int64]) -> int: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        start: int,
+        stop: int,
+        worker: Worker,
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.uint8],
+        current: npt.NDArray[np.int32],
+    ) -> None: ...
+    def random_actions(self, out: npt.NDArray[np.int64], seed: int) -> None: ...
+    def state_bytes(self, i: int) -> bytes: ...
