@@ -916,7 +916,7 @@ def test_picture_of_a_known_position() -> None:
     assert "bank 38" in words and "pool 33" in words
     assert "seat 0 to act, may lay more or end" in words
     assert "last: seat 0 laid B4 on run 0, +1 star" in words
-    assert "11 stars, 1 tiles" in words and "7 stars, 3 tiles" in words
+    assert "11 stars, 1 tile" in words and "7 stars, 3 tiles" in words
     # The last tile laid is marked; a face-down tile is drawn for each hidden one.
     assert svg.count(HIGHLIGHT) == 2               # the line saying it and the tile's box
     back = 'fill="#5b6b8c"'

@@ -102,7 +102,7 @@ def _status(state: RummikubJuniorState, view: RummikubJuniorView) -> str:
 def _told(last: RummikubJuniorMove) -> str:
     # One line saying what the last action did.
     stars = last.gains[last.player]
-    gained = f", {stars:+d} star{'s' if abs(stars) != 1 else ''}" if stars else ""
+    gained = f", {stars:+d} star{'' if abs(stars) == 1 else 's'}" if stars else ""
     if last.kind == "pass":
         what = "passed and drew a tile" if last.drew else "passed (the pool is empty)"
     elif last.kind == "end":
@@ -214,12 +214,16 @@ def _rack(canvas: Canvas, view: RummikubJuniorView, q: int, tiles: list[str] | N
     canvas.text(MARGIN + 26, y + 17, f"seat {q}{mark}", size=14, anchor="start",
                 bold=bool(mark))
     _star(canvas, MARGIN + 34, y + 34, 9)
-    canvas.text(MARGIN + 48, y + 39, f"{view.scores[q]} stars, {size} tiles", size=12,
-                anchor="start")
+    canvas.text(MARGIN + 48, y + 39, f"{_count(view.scores[q], 'star')}, "
+                f"{_count(size, 'tile')}", size=12, anchor="start")
     for k in range(size):
         x = RACK_X + (k % PER_LINE) * RACK_PITCH
         _tile(canvas, x, y + 2 + (k // PER_LINE) * (TILE_H + 6), None if tiles is None
               else tiles[k])
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _light(colour: str) -> str:
