@@ -35,6 +35,7 @@ __all__ = [
     "MoveScore",
     "Outcome",
     "RummikubJuniorDocument",
+    "RummikubJuniorMove",
     "RummikubJuniorPosition",
     "RummikubJuniorView",
     "ScoredLine",
@@ -407,6 +408,40 @@ class ThreeOrMoreMove:
     points: int
     lines: tuple[ScoredLine, ...]
     drew: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RummikubJuniorMove:
+    """What one Rummikub Junior action does (``state.explain(action)``, ``state.last_move``).
+
+    Attributes:
+        player: the seat that acts.
+        move: the action in notation (``"new R3 J(R4) R5"``, ``"extend 0 left R2"``,
+            ``"swap 0 1"``, ``"end"``, ``"pass"``).
+        kind: ``"new"``, ``"extend"``, ``"swap"``, ``"end"`` or ``"pass"``.
+        tiles: the tiles it lays from the rack, left to right, a joker showing the number
+            it stands for (``"J(R4)"``); for a swap, the tile put in the joker's place.
+        run: the table run it lays into (its index, as in ``extend`` and ``swap``), else
+            ``None``.
+        run_after: that run afterwards, in notation, else ``None``.
+        lays_taken_joker: it lays the joker a swap took this turn (no star for it, K7).
+        drew: a pass that drew a tile from the pool (face down: which is never shown).
+        went_out: it laid the seat's last tile (K10).
+        game_over: the game ended with it (K10, or a full round of passes, K11).
+        gains: per seat, how its stars changed (K7-K11).
+    """
+
+    player: int
+    move: str
+    kind: str
+    tiles: tuple[str, ...]
+    run: int | None
+    run_after: str | None
+    lays_taken_joker: bool
+    drew: bool
+    went_out: bool
+    game_over: bool
+    gains: tuple[int, ...]
 
 
 # ---------------------------------------------------------------------------------
