@@ -853,7 +853,7 @@ cdef class RummikubJuniorState(EngineState):
         st._started(st._fields())
         return st
 
-    def __str__(self):
+    def _text(self, int seat):
         cdef rkj_t s
         cdef int p, r
         with cython.critical_section(self):
@@ -864,7 +864,8 @@ cdef class RummikubJuniorState(EngineState):
                      f"passes with the pool empty {s.passes}")
         for p in range(s.n_players):
             mark = ">" if p == s.current else " "
-            rack = " ".join(_rack(&s, p)) or "-"
+            rack = (" ".join(_rack(&s, p)) if seat < 0 or seat == p
+                    else " ".join("?" * _rack_size(&s, p))) or "-"
             lines.append(f"{mark} seat {p}: {s.stars[p]:>2} stars, "
                          f"{_rack_size(&s, p):>2} tiles: {rack}")
         if s.pending:
