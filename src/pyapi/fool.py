@@ -34,9 +34,12 @@ from boardcore._engine._state import EngineConfig
 from boardcore._engine.fool import CARDS, FoolState
 from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
-from boardcore.values import FoolView, quote
+from boardcore.values import FoolMove, FoolView, quote
 
-__all__ = ["CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolState", "FoolView"]
+__all__ = [
+    "CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolMove", "FoolState",
+    "FoolView",
+]
 
 #: Rule F2 as data: players -> highest green, red, yellow and blue value, wild 1s.
 DECKS: Mapping[int, tuple[int, int, int, int, int]] = MappingProxyType({
