@@ -335,6 +335,12 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     s.lead = -1
 
 
+# The end of a trick through a pointer: kept out of line, so that the common play of a
+# card into a trick needs no register saves.
+cdef void (*END_TRICK)(fool_t *) noexcept nogil
+END_TRICK = _end_trick
+
+
 cdef void _apply(void *state, int a) noexcept nogil:
     # Play card ``a`` (legal) for the seat to act.
     cdef fool_t *s = <fool_t *>state
@@ -346,8 +352,8 @@ cdef void _apply(void *state, int a) noexcept nogil:
         s.hand[p][c] &= ~((<uint32_t>1) << CARD_BIT[a])
         if s.lead < 0:
             s.lead = c          # F5: the first coloured card sets the lead colour
-        elif c != s.lead:
-            s.voids |= (<uint32_t>1) << (4 * p + s.lead)     # F6: p holds no lead colour
+        else:                   # F6: off the lead colour, p holds none of it (no branch)
+            s.voids |= (<uint32_t>(c != s.lead)) << (4 * p + s.lead)
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
@@ -362,7 +368,7 @@ cdef void _apply(void *state, int a) noexcept nogil:
                 p = 0
         s.to_move = p
     else:
-        _end_trick(s)
+        END_TRICK(s)
 
 
 cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
