@@ -51,9 +51,23 @@ cdef extern from *:
     static inline int fool_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int fool_ctz(unsigned int x) { return __builtin_ctz(x); }
     #endif
+    /* Cards in the four colour words of a hand, two words at a time, inline (the
+       observation counts every hand at each step). */
+    static inline int fool_colour_cards(const uint32_t *h) {
+        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
+        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
+        a = a - ((a >> 1) & 0x5555555555555555ull);
+        b = b - ((b >> 1) & 0x5555555555555555ull);
+        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
+        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+        a = (a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        return (int)(((a + b) * 0x0101010101010101ull) >> 56);
+    }
     """
     int fool_popcount(uint32_t x) noexcept nogil
     int fool_ctz(uint32_t x) noexcept nogil
+    int fool_colour_cards(const uint32_t *h) noexcept nogil
 
 cdef extern from *:
     """
@@ -859,7 +873,12 @@ cdef inline void _card_plane(const uint32_t *h, float *out) noexcept nogil:
         while w:
             out[COLOUR_OFFSET[c] + fool_ctz(w)] = 1.0
             w &= w - 1
-    out[W1] = fool_popcount(h[WILD]) * <float>(1.0 / 6)
+    out[W1] = _wilds(h[WILD]) * <float>(1.0 / 6)
+
+
+cdef inline int _wilds(uint32_t w) noexcept nogil:
+    # The wild 1s of a thermometer word ((1 << k) - 1): its trailing ones.
+    return fool_ctz(~w)
 
 
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
@@ -876,7 +895,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     for q in range(n):
         for c in range(WILD):
             played[c] &= ~s.hand[q][c]
-        held += fool_popcount(s.hand[q][WILD])
+        held += _wilds(s.hand[q][WILD])
     played[WILD] = s.deck_mask[WILD] >> held
     _card_plane(played, out + NUM_ACTIONS)
     for i in range(s.trick_len):                                # trick: colour, value / 27
@@ -898,7 +917,8 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         out[o + r] = (s.fools >> q) & 1                         # fools
         for c in range(WILD):                                   # voids (F6)
             out[o + n + 4 * r + c] = (s.voids >> (4 * q + c)) & 1
-        out[o + 5 * n + r] = _hand_size(s.hand[q]) * <float>(1.0 / 12)   # hand sizes
+        out[o + 5 * n + r] = (fool_colour_cards(s.hand[q]) + _wilds(s.hand[q][WILD])
+                              ) * <float>(1.0 / 12)           # hand sizes
         out[o + 6 * n + r] = not s.over and s.to_move == q      # to act
         out[o + 7 * n + r] = s.score[q] * <float>0.01           # scores / 100
         out[o + 8 * n + r] = s.plus10[q] * <float>(1.0 / 6)     # +10 rounds / 6
