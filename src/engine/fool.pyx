@@ -661,6 +661,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     cdef uint8_t live = 0, voided = 0, tmp
     cdef int _card
     cdef double target
+    cdef bint stuck = False
     if n > MAX_SEATS:           # never so; it bounds the arrays for the compiler
         n = MAX_SEATS
     # The public facts: the unseen cards, the other hands' sizes, their voids among the
@@ -761,6 +762,9 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     idx = d.size - 1
     for g in range(d.m - 1):
         target = _det_level(&d, g, r, idx, -1.0, NULL)
+        if target <= 0.0:
+            stuck = True
+            break
         target *= (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
         _det_level(&d, g, r, idx, target, x[g])
         for j in range(d.k):
@@ -768,6 +772,11 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
             idx -= x[g][j] * d.stride[j]
     if d.memo != NULL and d.memo != fool_tls_memo():
         free(d.memo)
+    if not stuck and d.m > 0:
+        stuck = _det_weight(&d, d.m - 1, r, idx) <= 0.0
+    if stuck:       # no consistent deal: never for a position that play or a set-up gives
+        rng_seed(&s.rng, rng_next(rng))
+        return
     # 2. Each column shuffled and handed out by those rows; what is left of column j is
     # cards[lo[j]:first[j + 1]].
     for j in range(d.k + 1):
