@@ -88,3 +88,33 @@ def test_trick_kernel(benchmark, figures, median_seconds, nfools):
         ns = t / (seats.shape[0] * repeat) * 1e9
         figures.record(f"resolve one trick ({nfools} Fool{'s' * (nfools - 1)})", ns,
                        "ns/trick", f"<= {TRICK_TARGET_NS}")
+
+
+# ---------------------------------------------------------------------------------
+# kernel: one determinization (the hidden hands redrawn for the seat to act)
+# ---------------------------------------------------------------------------------
+
+
+def _position(players: int, moves: int, seed: int):
+    state = boardcore.make("fool", players=players).new_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@pytest.mark.parametrize(("players", "moves", "seed"), [(4, 0, 1), (4, 30, 3), (8, 60, 2)])
+@pytest.mark.benchmark(group="kernel")
+def test_determinize_kernel(benchmark, figures, median_seconds, players, moves, seed):
+    from boardcore._engine.fool import _determinize_kernel
+
+    state = _position(players, moves, seed)
+    seat = state.current_player
+    repeat = 20_000
+    benchmark.pedantic(_determinize_kernel, args=(state, seat, 1, repeat), rounds=7,
+                       warmup_rounds=1)
+    if (t := median_seconds(benchmark)) is not None:
+        voids = sum(len(v) for v in state.to_dict().get("voids", []))
+        figures.record(f"determinize, {players} players, {voids} voids", t / repeat * 1e9,
+                       "ns")

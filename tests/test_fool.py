@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+import math
 import pickle
+import random
 import re
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -20,7 +24,8 @@ from boardcore.errors import (
     InvalidStateError,
     NotationError,
 )
-from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolState, FoolView
+from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolMove, FoolState, FoolView
+
 from tests.conftest import set_up
 
 
@@ -845,3 +850,253 @@ def test_fuzzed_state_data_loads_safely_or_is_refused(field: str, value: Any, cu
             continue
         state.rollout(seed=cut)  # whatever loads must play to the end without harm
         assert state.is_over()
+
+
+# -- F6: what play revealed (voids) -----------------------------------------------------
+
+def test_F6_playing_off_the_lead_colour_shows_a_void_for_the_round() -> None:
+    state = position(hands=[["R5", "G2"], ["B3", "G4", "W1"], ["R6", "G6"], ["G8"]],
+                     fools=(3,))
+    assert "voids" not in state.to_dict()
+    play(state, "R5", "W1")                       # a wild 1 shows nothing
+    assert "voids" not in state.to_dict()
+    play(state, "R6")
+    assert "voids" not in state.to_dict()         # following shows nothing either
+    state = position(hands=[["R5", "G2"], ["B3", "G4", "W1"], ["R6", "G6"], ["G8"]],
+                     fools=(3,))
+    play(state, "R5", "B3")
+    assert state.to_dict()["voids"] == [[], ["red"], [], []]
+    assert state.explain(card("R6")).void is None
+    play(state, "R6")                             # the trick ends; the void stays
+    assert state.to_dict()["voids"] == [[], ["red"], [], []]
+
+
+def test_F6_voids_start_afresh_each_round_and_are_gone_once_over() -> None:
+    state = position(hands=[["R5"], ["B3", "G4"], ["R6", "G6"], ["G8", "G9"]], fools=(3,))
+    play(state, "R5", "B3")
+    assert state.to_dict()["voids"] == [[], ["red"], [], []]
+    play(state, "R6")                             # seat 0 is out: a new round is dealt
+    assert state.to_dict()["round"] == 2 and "voids" not in state.to_dict()
+    state = Fool(players=4).new_state(seed=3)
+    state.rollout(seed=3)
+    assert "voids" not in state.to_dict()
+
+
+def test_F6_voids_in_set_up_positions() -> None:
+    hands = [["R5", "G2"], ["B3", "G4"], ["R6", "G6"], ["G8", "Y9"]]
+    state = position(hands=hands, fools=(1,), voids=[[], ["red"], [], ["blue", "red"]])
+    assert state.to_dict()["voids"] == [[], ["red"], [], ["red", "blue"]]
+    # The trick's own voids are added to those given.
+    state = position(hands=[["G2"], ["G4"], ["R6", "G6"], ["G8"]], fools=(3,),
+                     trick=((0, "R5"), (1, "B3")), voids=[["yellow"], [], [], []])
+    assert state.to_dict()["voids"] == [["yellow"], ["red"], [], []]
+    for voids, match in [([[], ["green"], [], []], "holds G4"),
+                         ([[], ["pink"], [], []], "distinct colours"),
+                         ([[], ["red", "red"], [], []], "distinct colours"),
+                         ([[], [], []], "voids"), ("red", "voids")]:
+        with pytest.raises(InvalidStateError, match=match):
+            position(hands=hands, fools=(1,), voids=voids)
+    with pytest.raises(InvalidStateError, match="once the game is over"):
+        position(hands=hands, fools=(1,), voids=[[], ["red"], [], []],
+                 scores=[-80, 0, 0, 0])
+    # A document's voids must be the ones its history gives.
+    doc = Fool(players=4).new_state(seed=21).to_dict()
+    doc["voids"] = [["red"], [], [], []]
+    with pytest.raises(InvalidStateError, match="unknown field 'voids'"):
+        Fool(players=4).state_from_dict(doc)
+
+
+# -- Determinization ----------------------------------------------------------------------
+
+def _chi_square_critical(df: int) -> float:
+    """The chi-square value exceeded with probability 0.001 (Wilson-Hilferty)."""
+    z = 3.0902
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def _consistent_deals(state: FoolState, seat: int) -> Counter[tuple[tuple[str, ...], ...]]:
+    # Every deal of the unseen cards (wild 1s as distinct cards) keeping every void.
+    doc = state.to_dict()
+    voids = doc.get("voids", [[] for _ in doc["hands"]])
+    others = [p for p in range(len(doc["hands"])) if p != seat]
+    unseen = [c for p in others for c in doc["hands"][p]]
+    names = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
+    deals: Counter[tuple[tuple[str, ...], ...]] = Counter()
+    for perm in itertools.permutations(unseen):
+        hands, k = [], 0
+        for p in others:
+            hand = tuple(sorted(perm[k:k + len(doc["hands"][p])], key=card))
+            k += len(hand)
+            if any(c != "W1" and names[c[0]] in voids[p] for c in hand):
+                break
+            hands.append(hand)
+        else:
+            deals[tuple(hands)] += 1
+    return deals
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_F6_determinizations_are_uniform_over_the_deals_that_keep_the_voids(
+        players: int) -> None:
+    """Small positions with voids: every consistent deal as often as it should."""
+    from boardcore._engine import _search
+    from boardcore._engine import fool as engine
+
+    if players == 4:   # one void from the trick, one given; two wild 1s unseen
+        state = position(hands=[["G11", "B2"], ["R4", "W1"], ["G2", "Y6", "W1"], ["G3", "R6"]],
+                         fools=(3,), trick=((0, "G10"), (1, "R9")),
+                         voids=[[], [], [], ["yellow"]])
+    else:              # three groups of seats with voids and one without
+        state = position(6, hands=[["G20", "B9"], ["R2", "W1"], ["G2"], ["Y2", "B2"], ["G3"],
+                                   ["R3", "W1"]], fools=(2,),
+                         voids=[[], ["green"], ["red"], ["green"], ["yellow"], []])
+    expected = _consistent_deals(state, 0)
+    assert len(expected) > 20
+    samples = 12000
+    seen: Counter[tuple[tuple[str, ...], ...]] = Counter()
+    for i in range(samples):
+        hands = engine._determinize_kernel(state, 0, i)
+        assert hands[0] == state.to_dict()["hands"][0]
+        seen[tuple(tuple(h) for p, h in enumerate(hands) if p != 0)] += 1
+    assert set(seen) <= set(expected)
+    total = sum(expected.values())
+    chi2 = sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
+               for k, v in expected.items())
+    assert chi2 < _chi_square_critical(len(expected) - 1), (chi2, len(expected))
+    # The kernel's draw is the determinization a search samples.
+    assert _search.determinize(state, 0, seed=5).to_dict()["hands"] == \
+        engine._determinize_kernel(state, 0, 5)
+
+
+def test_F6_determinizations_keep_what_the_seat_knows_in_played_games() -> None:
+    from boardcore._engine import _search
+
+    for players in (5, 8):
+        game = Fool(players=players)
+        for seed in range(4):
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            for step in range(60):
+                seat = state.current_player
+                if seat is None:
+                    break
+                if step % 6 == 5:
+                    # The loader checks every void against the hands it is given.
+                    other = _search.determinize(state, seat, seed=step)
+                    assert other.view(seat) == state.view(seat)
+                    assert other.to_dict().get("voids") == state.to_dict().get("voids")
+                    assert np.array_equal(other.observation(seat), state.observation(seat))
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_determinize_kernel_checks_its_arguments() -> None:
+    from boardcore._engine import fool as engine
+
+    state = Fool(players=4).new_state(seed=1)
+    for seat, repeat in ((4, 1), (-1, 1), (0, 0)):
+        with pytest.raises(ValueError):
+            engine._determinize_kernel(state, seat, 1, repeat)
+    with pytest.raises(TypeError):
+        engine._determinize_kernel("state", 0, 1)  # type: ignore[arg-type]
+
+
+# -- Observations -------------------------------------------------------------------------
+
+def test_observation_planes_of_a_known_position() -> None:
+    state = position(hands=[["G2", "W1"], ["G4"], ["R6", "G6", "W1"], ["G8", "Y9"]],
+                     fools=(3,), trick=((0, "R5"), (1, "B3")), scores=[-20, 10, 0, 0],
+                     plus10=[0, 1, 0, 0], round=2, dealer=0)
+    game = state.game
+    assert game.observation_shape == (2 * 83 + 4 + 17 * 4,)
+    planes = dict(zip([n for n, _ in game.observation_planes],
+                      np.split(state.observation(2),
+                               np.cumsum([k for _, k in game.observation_planes])[:-1]),
+                      strict=True))
+    assert np.flatnonzero(planes["hand"]).tolist() == [card("G6"), card("R6"), 82]
+    assert planes["hand"][82] == pytest.approx(1 / 6)
+    played = planes["played"]
+    assert played[card("R5")] == played[card("B3")] == 1 and played[card("G2")] == 0
+    assert played[82] == pytest.approx(1 / 6)     # three wild 1s, two in hands
+    trick = planes["trick"].reshape(4, 6)         # seats from the observer: 2, 3, 0, 1
+    assert trick[2].tolist() == pytest.approx([0, 1, 0, 0, 0, 5 / 27])
+    assert trick[3].tolist() == pytest.approx([0, 0, 0, 1, 0, 3 / 27])
+    assert not trick[:2].any()
+    assert planes["leader"].tolist() == [0, 0, 1, 0]
+    assert planes["lead_colour"].tolist() == [0, 1, 0, 0]
+    assert planes["fools"].tolist() == [0, 1, 0, 0]
+    assert planes["voids"].reshape(4, 4).tolist() == [[0] * 4, [0] * 4, [0] * 4, [0, 1, 0, 0]]
+    assert planes["hand_sizes"].tolist() == pytest.approx([k / 12 for k in (3, 2, 2, 1)])
+    assert planes["to_act"].tolist() == [1, 0, 0, 0]
+    assert planes["scores"].tolist() == pytest.approx([0, 0, -0.2, 0.1])
+    assert planes["plus10"].tolist() == pytest.approx([0, 0, 0, 1 / 6])
+    assert planes["dealer"].tolist() == [0, 0, 1, 0]
+
+
+# -- Explained moves ------------------------------------------------------------------------
+
+def test_explain_names_the_trick_winner_the_fool_and_the_round_score() -> None:
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]], fools=(3,))
+    first = state.explain(card("R5"))
+    assert first == FoolMove(player=0, move="R5", lead_colour="red", void=None,
+                             trick=((0, "R5"),), winner=None, fools=frozenset(),
+                             round_over=False, gains=(0, 0, 0, 0), game_over=False)
+    play(state, "R5", "R9")
+    last = state.explain(card("R3"))
+    assert last == FoolMove(player=2, move="R3", lead_colour="red", void=None,
+                            trick=((0, "R5"), (1, "R9"), (2, "R3")), winner=1,
+                            fools=frozenset({2}), round_over=True, gains=(10, -3, -6, -17),
+                            game_over=False)
+    play(state, "R3")
+    assert state.last_move == last
+    # What the move tells never shows the new deal.
+    assert "G" not in "".join(c for _s, c in last.trick if c != "R")
+
+
+def test_explain_a_void_a_wild_lead_and_the_end_of_the_game() -> None:
+    state = position(hands=[["W1", "G2"], ["B4", "R5"], ["G6", "B7"], ["G8", "G9"]],
+                     fools=(3,))
+    move = state.explain(card("W1"))
+    assert move.lead_colour is None and move.void is None
+    play(state, "W1", "B4")
+    move = state.explain(card("B7"))
+    assert move.lead_colour == "blue" and move.void is None
+    state = position(hands=[["R5"], ["B4", "G3"], ["R3", "G6"], ["G8", "G9"]], fools=(3,),
+                     scores=[0, 0, 0, -70], round=3, dealer=1, plus10=[0, 0, 0, 0])
+    play(state, "R5")
+    move = state.explain(card("G3"))
+    assert move.void == "red" and move.winner is None
+    play(state, "G3", "R3")
+    assert state.last_move is not None and state.last_move.game_over
+    assert state.last_move.gains == (10, -4, -6, -17) and state.last_move.fools == {1}
+    assert state.last_move.winner == 0 and state.last_move.round_over
+
+
+# -- Pictures ---------------------------------------------------------------------------------
+
+def test_picture_of_a_known_position() -> None:
+    import xml.etree.ElementTree as ET
+
+    from boardcore.pictures import HIGHLIGHT
+
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6", "W1"], ["G8", "G9"]],
+                     fools=(3,), voids=[[], [], [], ["yellow"]])
+    play(state, "R5", "R9")
+    svg = state.svg(size=600, perspective=2)
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Fool · round 1 · dealer: seat 3 · seen by seat 2" in texts
+    assert "seat 1 played R9; seat 2 to play" in texts
+    assert "red" in texts and "seat 2 to play" in texts and "Fool" in texts
+    assert texts.count("9") >= 1 and "5" in texts          # the trick's cards
+    backs = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")
+             if r.get("fill") == "#5b6b8c"]
+    assert len(backs) == 1 + 2                             # seats 1 and 3; seat 0 has none
+    assert "no cards" in texts and "3" in texts and "6" in texts and "1" in texts
+    assert HIGHLIGHT in svg and "no" in texts              # the last card; seat 3's void
+    full = state.svg(size=600)
+    assert "#5b6b8c" not in full and full.count(HIGHLIGHT) == 1
+    play(state, "R3")                                      # the round ends: last trick shown
+    texts = [t.text for t in ET.fromstring(state.svg()).iter("{http://www.w3.org/2000/svg}text")]
+    assert "last trick" in texts and "wins" in texts
+    assert "seat 2 played R3; seat 1 takes the trick, Fool: seat 2; round scored; " \
+        "seat 1 to play" in texts

@@ -6,7 +6,7 @@ import numpy.typing as npt
 
 from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.fool import Fool
-from boardcore.values import FoolDocument, FoolView
+from boardcore.values import FoolDocument, FoolMove, FoolView
 
 COLOUR_LETTERS: str
 COLOUR_NAMES: tuple[str, str, str, str]
@@ -26,6 +26,9 @@ class FoolState(EngineState):
     def parse_action(self, text: str) -> int: ...
     def view(self, player: SupportsIndex) -> FoolView: ...
     def to_dict(self) -> FoolDocument: ...
+    def explain(self, action: SupportsIndex) -> FoolMove: ...
+    @property
+    def last_move(self) -> FoolMove | None: ...
     @staticmethod
     def _set_up(
         config: EngineConfig, game: Fool, seed: int, fields: dict[str, Any]
@@ -39,3 +42,6 @@ def _trick_kernel(
     nfools: int,
     repeat: int = 1,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+def _determinize_kernel(
+    state: FoolState, seat: int, seed: int, repeat: int = 1
+) -> list[list[str]]: ...

@@ -34,9 +34,12 @@ from boardcore._engine._state import EngineConfig
 from boardcore._engine.fool import CARDS, FoolState
 from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
-from boardcore.values import FoolView, quote
+from boardcore.values import FoolMove, FoolView, quote
 
-__all__ = ["CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolState", "FoolView"]
+__all__ = [
+    "CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolMove", "FoolState",
+    "FoolView",
+]
 
 #: Rule F2 as data: players -> highest green, red, yellow and blue value, wild 1s.
 DECKS: Mapping[int, tuple[int, int, int, int, int]] = MappingProxyType({
@@ -54,6 +57,7 @@ _LIMITS = (27, 23, 21, 15, 6)
 _DECK_FIELDS = ("green", "red", "yellow", "blue", "wild 1s")
 _ACTION = {name: a for a, name in enumerate(CARDS)}
 _W1 = 82
+_COLOURS = ("green", "red", "yellow", "blue")
 #: A set-up position's round and scores stay within these bounds.
 _ROUND_MAX = 1_000_000
 _SCORE_MIN = -1_000_000
@@ -131,6 +135,15 @@ class Fool(Game[FoolState]):
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> FoolState:
         return FoolState._set_up(self._engine, self, seed, _read_position(self, fields))
+
+    @property
+    def observation_planes(self) -> tuple[tuple[str, int], ...]:
+        """The planes of ``FoolState.observation`` (docs/games/fool.md)."""
+        n = self.num_players
+        return (("hand", NUM_ACTIONS), ("played", NUM_ACTIONS), ("trick", 6 * n),
+                ("leader", n), ("lead_colour", 4), ("fools", n), ("voids", 4 * n),
+                ("hand_sizes", n), ("to_act", n), ("scores", n), ("plus10", n),
+                ("dealer", n))
 
     @property
     def deck(self) -> tuple[int, int, int, int, int]:
@@ -288,6 +301,7 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
         while q in fools:
             q = (q + 1) % n
     cards.check_wilds("fields 'hands' and 'trick' hold")
+    voids = _read_voids(data, held, over)
     # Fools: none on the first trick of a round, otherwise exactly the Fools per trick.
     dealt = sum(game.deck[:4]) - 4 + game.deck[4]
     out = dealt - sum(len(h) for h in held)
@@ -308,5 +322,33 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     return {
         "round": rnd, "dealer": dealer, "leader": leader, "fools": sorted(fools),
         "trick": played, "hands": held, "scores": scores, "plus10": plus10,
-        "rng": rng_field(data),
+        "rng": rng_field(data), "voids": voids,
     }
+
+
+def _read_voids(data: Mapping[str, object], held: list[list[int]], over: bool) -> list[int]:
+    """The colours each seat has shown it lacks (F6), as bitmasks; none when absent."""
+    n = len(held)
+    if "voids" not in data:
+        return [0] * n
+    raw = list_field(data, "voids", n)
+    masks = []
+    for p, colours in enumerate(raw):
+        if (type(colours) is not list or any(c not in _COLOURS for c in colours)
+                or len(set(colours)) != len(colours)):
+            raise InvalidStateError(
+                f"field 'voids' holds {quote(colours)}, expected distinct colours such as "
+                "['green', 'blue']")
+        mask = 0
+        for colour in colours:
+            c = _COLOURS.index(colour)
+            shown = [CARDS[a] for a in held[p] if a != _W1 and CARDS[a][0] == "GRYB"[c]]
+            if shown:
+                raise InvalidStateError(
+                    f"field 'voids' says seat {p} holds no {colour}, but its hand holds "
+                    f"{shown[0]} (F6)")
+            mask |= 1 << c
+        masks.append(mask)
+    if over and any(masks):
+        raise InvalidStateError("field 'voids' must be empty once the game is over")
+    return masks

@@ -25,6 +25,7 @@ __all__ = [
     "SEED_MAX",
     "Document",
     "FoolDocument",
+    "FoolMove",
     "FoolPosition",
     "FoolView",
     "Header",
@@ -343,6 +344,41 @@ class FoolView:
     played: tuple[str, ...]
     fools: frozenset[int]
     plus10: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FoolMove:
+    """What one Fool move does (``state.explain(action)``, ``state.last_move``).
+
+    Only what every seat sees: the card, the trick, its winner and Fools, the scores a
+    round's end gives -- never a card of the next deal.
+
+    Attributes:
+        player: the seat that plays.
+        move: the card played, in notation (``"G17"``, ``"W1"``).
+        lead_colour: the trick's lead colour once the card is down (F5), ``None`` while
+            only wild 1s have been played.
+        void: the colour the card shows the player holds none of -- a coloured card off
+            the lead colour (F6) -- else ``None``.
+        trick: the trick with this card last, ``(seat, card)`` pairs in play order.
+        winner: the seat that wins the trick when this card completes it (F7), else
+            ``None``.
+        fools: the seats the completed trick makes Fools (F8, F9); empty until then.
+        round_over: the trick ended the round (F10).
+        gains: per seat, what the end of the round scored (F11); zeros otherwise.
+        game_over: the round ended the game (F12).
+    """
+
+    player: int
+    move: str
+    lead_colour: str | None
+    void: str | None
+    trick: tuple[tuple[int, str], ...]
+    winner: int | None
+    fools: frozenset[int]
+    round_over: bool
+    gains: tuple[int, ...]
+    game_over: bool
 
 
 @dataclass(frozen=True, slots=True)

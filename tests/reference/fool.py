@@ -27,6 +27,7 @@ from typing import Any
 from tests.reference._rng import Rng
 
 COLOURS = ("G", "R", "Y", "B")
+COLOUR_NAMES = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
 TOPS = {"G": 27, "R": 23, "Y": 21, "B": 15}  # F1
 W1 = 82
 DECKS = {  # F2: highest green, red, yellow, blue, and wild 1s
@@ -145,6 +146,7 @@ class FoolRef:
         self.hands: list[list[int]] = []
         self.trick: list[tuple[int, int]] = []
         self.fools: set[int] = set()
+        self.voids: list[set[str]] = [set() for _ in range(players)]
         self.leader = 0
         self.deal()
 
@@ -170,6 +172,7 @@ class FoolRef:
             hand.sort()
         self.trick = []
         self.fools = set()
+        self.voids = [set() for _ in range(self.n)]   # what play revealed starts afresh
 
     # F4 ---------------------------------------------------------------------------------
     def taking_part(self) -> list[int]:
@@ -194,6 +197,9 @@ class FoolRef:
             raise ValueError(f"illegal action {action}")
         player = self.current_player()
         assert player is not None
+        lead = lead_colour(self.trick)
+        if lead is not None and action != W1 and colour_of(action) != lead:
+            self.voids[player].add(lead)  # F6: off the lead colour, so none of it held
         self.hands[player].remove(action)
         self.trick.append((player, action))
         self.history.append(action)
@@ -224,6 +230,7 @@ class FoolRef:
         six = any(count >= 6 for count in self.plus10)
         if minus or six:
             self.over = True
+            self.voids = [set() for _ in range(self.n)]
             self.end_reason = "both" if minus and six else ("minus_80" if minus else "six_plus_10")
             return
         self.round += 1
@@ -243,7 +250,7 @@ class FoolRef:
 
     def to_dict(self) -> dict[str, Any]:
         """The engine's ``to_dict`` schema (docs/games/fool.md)."""
-        return {
+        doc: dict[str, Any] = {
             "game": "fool",
             "rules_version": 1,
             "players": self.n,
@@ -260,3 +267,6 @@ class FoolRef:
             "history": list(self.history),
             "rng": list(self.rng.s),
         }
+        if any(self.voids):
+            doc["voids"] = [[COLOUR_NAMES[c] for c in COLOURS if c in v] for v in self.voids]
+        return doc
