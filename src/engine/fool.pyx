@@ -1120,7 +1120,7 @@ cdef class FoolState(EngineState):
         st._started(st._fields())
         return st
 
-    def __str__(self):
+    def _text(self, int seat):
         cdef fool_t s
         cdef int p
         with cython.critical_section(self):
@@ -1137,7 +1137,8 @@ cdef class FoolState(EngineState):
         ]
         for p in range(s.n):
             mark = ">" if not s.over and p == s.to_move else " "
-            cards = " ".join(_names(s.hand[p]))
+            cards = (" ".join(_names(s.hand[p])) if seat < 0 or seat == p
+                     else " ".join(["??"] * _hand_size(s.hand[p])))
             lines.append(f"{mark} seat {p} [{_hand_size(s.hand[p]):2d}] {cards or '-'}")
         return "\n".join(lines)
 

@@ -553,8 +553,7 @@ class ThreeOrMoreDocument(_ThreeOrMoreDocument, total=False):
     setup: ThreeOrMorePosition
 
 
-class FoolPosition(TypedDict):
-    """The fields of a Fool position in ``to_dict``."""
+class _FoolPosition(TypedDict):
 
     round: int
     dealer: int
@@ -565,6 +564,12 @@ class FoolPosition(TypedDict):
     scores: list[int]
     plus10: list[int]
     rng: list[int]
+
+
+class FoolPosition(_FoolPosition, total=False):
+    """The fields of a Fool position in ``to_dict``; ``voids`` while a seat has one."""
+
+    voids: list[list[str]]
 
 
 class _FoolDocument(Header, FoolPosition):
