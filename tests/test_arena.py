@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-import boardcore
 import numpy as np
 import pytest
+
+import boardcore
 
 
 def test_same_results_whatever_the_workers() -> None:

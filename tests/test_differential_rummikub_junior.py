@@ -1,5 +1,6 @@
-"""The compiled Rummikub Junior engine against the pure-Python reference, state by state,
-and its move generator against a brute-force enumeration on random racks and tables.
+"""The compiled Rummikub Junior engine against the pure-Python reference.
+
+State by state, and its move generator against a brute-force enumeration on random racks and tables.
 """
 
 from __future__ import annotations
@@ -105,9 +106,11 @@ def test_simulate_matches_reference(players: int, options: dict[str, Any]) -> No
 # ---------------------------------------------------------------------------------
 
 def random_position(rng: Rng, players: int) -> dict[str, Any] | None:
-    """A random legal-looking position: random runs on the table (jokers anywhere),
-    a rack of 1..20 tiles often holding jokers, random turn flags and stars; None when
-    the table took so many tiles that the racks cannot be filled.
+    """A random legal-looking position.
+
+    Random runs on the table (jokers anywhere), a rack of 1..20 tiles often holding
+    jokers, random turn flags and stars; None when the table took so many tiles that
+    the racks cannot be filled.
     """
     tiles = ref.TILES[:40] + ["J"] * 4
     rng.shuffle(tiles)

@@ -25,7 +25,6 @@ from boardcore.errors import (
     NotationError,
 )
 from boardcore.fool import DECKS, NUM_ACTIONS, Fool, FoolMove, FoolState, FoolView
-
 from tests.conftest import set_up
 
 
@@ -88,7 +87,7 @@ def test_F1_four_to_eight_players() -> None:
     for n in range(4, 9):
         assert Fool(players=n).new_state(seed=0).current_player == 0
     for n in (3, 9):
-        with pytest.raises(ConfigurationError, match="4..8 players"):
+        with pytest.raises(ConfigurationError, match=r"4\.\.8 players"):
             Fool(players=n)
 
 
@@ -194,7 +193,7 @@ def test_F6_holding_the_lead_colour_allows_it_or_a_wild_1() -> None:
     play(state, "R5")
     assert state.legal_actions() == [card("R3"), card("R9"), card("W1")]
     before = state.to_dict()
-    with pytest.raises(IllegalActionError, match="legal: 27 \\(R3\\), 33 \\(R9\\), 82 \\(W1\\)$"):
+    with pytest.raises(IllegalActionError, match=r"legal: 27 \(R3\), 33 \(R9\), 82 \(W1\)$"):
         play(state, "G4")
     assert state.to_dict() == before
 

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import boardcore
 import pytest
+
+import boardcore
 from boardcore._play import play
 
 

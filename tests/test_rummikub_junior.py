@@ -1,5 +1,6 @@
-"""Rummikub Junior: one or more tests per rule K1-K12 of the rules page, then notation,
-views, pictures, options, records, simulate, hostile input and typing.
+"""Rummikub Junior: one or more tests per rule K1-K12 of the rules page.
+
+Then notation, views, pictures, options, records, simulate, hostile input and typing.
 
 The golden playthroughs (tests/data/rummikub_junior_playthrough_*.json) are checked by
 tests/test_golden.py, the doctests by tests/test_docs.py.
@@ -48,8 +49,9 @@ def position(
     passes: int = 0,
     went_out: int | None = None,
 ) -> Any:
-    """A set-up state from racks written ``"R3 R4 J"``; the pool defaults to every tile
-    left, in tile order.
+    """A set-up state from racks written ``"R3 R4 J"``.
+
+    The pool defaults to every tile left, in tile order.
     """
     rack_lists = [r.split() for r in racks]
     players = len(racks)
@@ -94,7 +96,7 @@ def test_K1_two_to_four_players_seat_0_starts() -> None:
         assert state.current_player == 0
         assert len(state.scores()) == n
     for bad in (1, 5):
-        with pytest.raises(ConfigurationError, match="2..4 players"):
+        with pytest.raises(ConfigurationError, match=r"2\.\.4 players"):
             boardcore.make("rummikub_junior", players=bad)
 
 
@@ -137,7 +139,7 @@ def test_K3_a_run_is_three_consecutive_tiles_of_one_colour() -> None:
         state.parse_action("new R1 B2 R3")
     with pytest.raises(NotationError, match="go up by one"):
         state.parse_action("new R1 R3 R4")
-    with pytest.raises(NotationError, match="3..10 tiles"):
+    with pytest.raises(NotationError, match=r"3\.\.10 tiles"):
         state.parse_action("new R1 R2")
 
 

@@ -1,5 +1,6 @@
-"""3 Or More: one or more tests per numbered rule T1-T13, plus notation, views, options,
-hostile input and golden playthroughs.
+"""3 Or More: one or more tests per numbered rule T1-T13.
+
+Plus notation, views, options, hostile input and golden playthroughs.
 """
 
 from __future__ import annotations

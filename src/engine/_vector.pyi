@@ -2,6 +2,7 @@ from typing import final
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore._engine._state import EngineConfig
 
 @final

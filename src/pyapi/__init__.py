@@ -36,8 +36,8 @@ from boardcore.vector import VectorEnv
 __all__ = [
     "GAMES",
     "AnyGame",
-    "ArenaResult",
     "AnyState",
+    "ArenaResult",
     "BoardcoreError",
     "ConfigurationError",
     "Game",

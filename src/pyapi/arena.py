@@ -75,7 +75,7 @@ class ArenaResult:
         """Each agent's wins: 1 for a sole win, ``1/k`` for a win shared by ``k`` seats."""
         share = self.winners / np.maximum(self.winners.sum(axis=1, keepdims=True), 1)
         return np.bincount(self.seats.ravel(), weights=share.ravel(),
-                           minlength=len(self.agents))
+                           minlength=len(self.agents)).astype(np.float64)
 
     def win_rates(self) -> npt.NDArray[np.float64]:
         """Each agent's wins per seat played."""
@@ -91,7 +91,7 @@ class ArenaResult:
         """Each agent's 95 % Wilson interval of its win rate (wins rounded to whole games)."""
         from boardcore.stats import wilson
 
-        return [wilson(min(int(round(w)), int(n)), max(int(n), 1))
+        return [wilson(min(round(w), int(n)), max(int(n), 1))
                 for w, n in zip(self.wins(), self.appearances(), strict=True)]
 
     def table(self) -> str:

@@ -430,7 +430,8 @@ def _run(argv: Sequence[str] | None) -> int:
     elif args.command == "arena":
         text = _arena(args)
     elif args.command == "play":
-        text = _play_command(args)
+        _play_command(args)
+        text = None
     else:
         text = _simulate(args)
     if text is not None:

@@ -113,7 +113,7 @@ class Fool(Game[FoolState]):
                 f"option 'deck' is {quote(deck)}, expected None or (green, red, yellow, blue, "
                 "wilds): the highest value of each colour and the number of wild 1s"
             )
-        for value, limit, name in zip(deck, _LIMITS, _DECK_FIELDS):
+        for value, limit, name in zip(deck, _LIMITS, _DECK_FIELDS, strict=True):
             low = 0 if name == "wild 1s" else 2
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= limit:
                 raise ConfigurationError(
@@ -233,7 +233,7 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     raw_scores, raw_plus10 = list_field(data, "scores"), list_field(data, "plus10")
     if len(raw_scores) != n or len(raw_plus10) != n:
         raise InvalidStateError(f"fields 'scores' and 'plus10' need {n} entries")
-    for x, y in zip(raw_scores, raw_plus10):
+    for x, y in zip(raw_scores, raw_plus10, strict=True):
         if type(x) is not int or type(y) is not int:
             raise InvalidStateError(
                 f"fields 'scores' and 'plus10' hold {quote(x)}, {quote(y)}, expected ints")
@@ -241,7 +241,7 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     over = any(x <= -80 for x in scores) or any(y >= 6 for y in plus10)
     # A finished game stays on its last round, so that round counts as completed.
     done = rnd if over else rnd - 1
-    for x, y in zip(scores, plus10):
+    for x, y in zip(scores, plus10, strict=True):
         if not 0 <= y <= min(done, 6):
             raise InvalidStateError(
                 f"field 'plus10' holds {y!r}, expected an int in 0..{min(done, 6)}")

@@ -56,7 +56,9 @@ NUM_ACTIONS = NEW + len(NEW_RUNS)
 
 
 def decode(action: int) -> tuple[Any, ...]:
-    """Return ``("pass",)``, ``("end",)``, ``("extend", r, side, joker)``,
+    """Decode an action.
+
+    Return ``("pass",)``, ``("end",)``, ``("extend", r, side, joker)``,
     ``("swap", r, i)`` or ``("new", colour, lo, length, mask)``.
     """
     if action == PASS:
@@ -87,7 +89,9 @@ REQUIREMENTS = _requirements()
 @functools.cache
 def new_runs_of_colour(colour: str, held: frozenset[int], jokers: int,
                        pending: bool) -> tuple[int, ...]:
-    """Every new run of ``colour`` a rack with numbers ``held`` of that colour and
+    """Every new run of ``colour`` a rack can lay.
+
+    The rack holds numbers ``held`` of that colour and
     ``jokers`` jokers can lay, by trying every run of the encoding (brute force).
     """
     return tuple(

@@ -42,7 +42,8 @@ def draw(state: FoolState, perspective: int | None) -> Canvas:
     canvas.text(MARGIN, 26, title, size=17, anchor="start", bold=True)
     canvas.text(MARGIN, 48, _headline(state, last), size=13, anchor="start")
     _table(canvas, state, last)
-    voids = doc.get("voids", [[] for _ in range(n)])
+    no_voids: list[list[str]] = [[] for _ in range(n)]
+    voids = doc.get("voids", no_voids)
     top = HEAD + TABLE_H + 14
     for q in range(n):
         y = top + q * ROW_H
