@@ -17,13 +17,13 @@ from pathlib import Path
 # docstrings; the stubs' typed signatures are put back by _ext/boardcore_docs.py.
 os.environ["SPHINX_AUTODOC_IGNORE_NATIVE_MODULE_TYPE_STUBS"] = "1"
 
-import boardcore  # noqa: E402  (the installed package)
+import boardcore
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "boardcore"
 author = "the boardcore developers"
-copyright = "the boardcore developers"  # noqa: A001
+copyright = "the boardcore developers"
 release = version = boardcore.__version__
 
 extensions = [
@@ -46,6 +46,8 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autodoc_default_options = {"show-inheritance": True}
+# boardcore.envs needs the rl extra; the site documents it without installing it.
+autodoc_mock_imports = ["gymnasium", "pettingzoo"]
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False

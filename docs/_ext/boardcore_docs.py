@@ -23,8 +23,8 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
-import posixpath
 import pkgutil
+import posixpath
 import re
 from functools import cache
 from pathlib import Path
@@ -208,6 +208,7 @@ class Gallery(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        """Return the figures, parsed as MyST."""
         lines: list[str] = []
         for name in boardcore.GAMES:
             lines += figure(name, link=True)
@@ -270,6 +271,7 @@ def check_modules(app: Sphinx, env: Any) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    """Connect the hooks and the directive."""
     app.connect("autodoc-process-signature", stub_signature)
     app.connect("autodoc-process-docstring", rule_prefix, priority=100)
     app.connect("autodoc-process-docstring", escape_types, priority=900)
