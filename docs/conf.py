@@ -62,5 +62,3 @@ html_theme = "furo"
 html_title = f"boardcore {release}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
-pygments_style = "sphinx"
-pygments_dark_style = "monokai"
