@@ -4,7 +4,7 @@ VENV ?= .venv-test
 DEV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: help demo build debug test-env test bench bench-smoke lint typecheck annotate clean
+.PHONY: help demo build debug test-env test docs bench bench-smoke lint typecheck annotate clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -36,6 +36,14 @@ test-env:  ## sdist -> wheel (no sources in it) -> fresh $(VENV) with the wheel 
 test: test-env  ## test-env, then every test against the installed wheel
 	$(VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
+docs:  ## the site (Sphinx + furo) into docs/_build/html from the wheel test-env installs; offline, -W
+	test -x $(VENV)/bin/python && ls dist/boardcore-*.whl >/dev/null 2>&1 || $(MAKE) test-env
+	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[docs]"
+	rm -rf docs/_build
+	cd / && $(abspath $(VENV))/bin/python -m sphinx -E -W --keep-going -q -b html \
+		$(abspath docs) $(abspath docs/_build/html)
+	@echo "the site: docs/_build/html/index.html"
+
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
 	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard
 	$(DEV)/bin/python -m pytest bench --benchmark-only --benchmark-autosave
@@ -58,4 +66,5 @@ annotate:  ## cython -a HTML for every engine (look for yellow in the hot loops)
 	@echo "annotations: /tmp/*.html"
 
 clean:  ## remove build output
-	rm -rf build dist *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html .pytest_cache .benchmarks
+	rm -rf build dist *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html .pytest_cache .benchmarks \
+		docs/_build docs/_generated

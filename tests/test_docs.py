@@ -1,41 +1,109 @@
-"""Doctests: every public module's examples and the README's tour run as written."""
+"""Doctests: every public module's examples, the README and every page of the site run."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
+import re
+from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 
 import pytest
 
 import boardcore
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["boardcore", "boardcore.errors", "boardcore.protocol", "boardcore.records",
-           "boardcore.simulate", "boardcore.stats", "boardcore.cli", "boardcore._report",
-           "boardcore._words", *(f"boardcore.{g}" for g in boardcore.GAMES),
-           *(f"boardcore._engine.{g}" for g in boardcore.GAMES)]
+
+
+def _modules() -> list[str]:
+    """Every module of the installed package: the site shows their docstrings."""
+    names = ["boardcore"]
+    for info in pkgutil.walk_packages(boardcore.__path__, "boardcore."):
+        if not info.name.endswith(".__main__"):
+            names.append(info.name)
+    return names
+
+
+MODULES = _modules()
+#: Modules that need no example: private helpers, the rules pages' loader, and each
+#: game's drawing and explaining module (shown through state.svg() and state.explain()).
+NO_EXAMPLE = re.compile(r"boardcore\.(\w+\.)*_\w+|boardcore\.rules|"
+                        r"boardcore\.(moves|pictures)\.\w+")
+
+
+class _Runner(doctest.DocTestRunner):
+    """A doctest runner that tells failures from features still to come.
+
+    An example that raises ``NotImplementedError: … yet`` (a game whose determinization,
+    observations or pictures are being written elsewhere) makes its whole docstring
+    *pending*, not failed: the examples after it fail only because it did.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(optionflags=doctest.ELLIPSIS)
+        self.pending: list[str] = []
+        self._not_yet = False
+
+    def report_unexpected_exception(
+        self, out: Callable[[str], object], test: doctest.DocTest, example: doctest.Example,
+        exc_info: tuple[type[BaseException], BaseException, TracebackType],
+    ) -> None:
+        if exc_info[0] is NotImplementedError and str(exc_info[1]).endswith(" yet"):
+            self._not_yet = True
+        super().report_unexpected_exception(out, test, example, exc_info)
+
+    def check(self, tests: list[doctest.DocTest]) -> int:
+        """Run ``tests``; fail on a real failure, xfail on pending ones; return examples."""
+        failed = examples = 0
+        for test in tests:
+            self._not_yet = False
+            result = self.run(test)
+            examples += result.attempted
+            if result.failed and self._not_yet:
+                self.pending.append(test.name)
+            else:
+                failed += result.failed
+        assert failed == 0
+        if self.pending:
+            pytest.xfail(f"examples of features still to come: {', '.join(self.pending)}")
+        return examples
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
-    finder = doctest.DocTestFinder(exclude_empty=False)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    tests = finder.find(module, name)
-    examples = 0
-    for test in tests:
-        examples += len(test.examples)
-        runner.run(test)
-    failed, _ = runner.summarize(verbose=False)
-    assert failed == 0
-    assert examples > 0, f"{name} has no doctest"
+    tests = doctest.DocTestFinder(exclude_empty=False).find(module, name)
+    examples = _Runner().check(tests)
+    if not NO_EXAMPLE.fullmatch(name):
+        assert examples > 0, f"{name} has no doctest"
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/cli.md",
-                                  *(f"docs/games/{g}.md" for g in boardcore.GAMES)])
+def _pages() -> list[str]:
+    """The README and every Markdown page of the site (not what a build generates)."""
+    docs = ROOT / "docs"
+    pages = [p.relative_to(ROOT).as_posix() for p in sorted(docs.rglob("*.md"))
+             if not any(part.startswith("_") for part in p.relative_to(docs).parts)]
+    return ["README.md", *pages]
+
+
+PAGES = _pages()
+
+
+def test_every_page_of_the_site_is_collected() -> None:
+    # A new page joins the examples run below by being in docs/: nothing to register.
+    if not (ROOT / "docs").is_dir():
+        pytest.skip("no docs/ beside the tests (an sdist or wheel test)")
+    expected = {"docs/getting-started.md", "docs/cli.md", "docs/agents.md",
+                *(f"docs/games/{g}.md" for g in boardcore.GAMES)}
+    assert expected <= set(PAGES)
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_markdown_examples(page: str) -> None:
-    path = ROOT / page
-    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
-    assert result.attempted > 0, f"{page} has no example"
+    text = (ROOT / page).read_text(encoding="utf-8")
+    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__main__"}, page, page, 0)
+    examples = _Runner().check([test])
+    if ">>> " in text:
+        assert examples > 0, f"{page} shows examples that do not run"

@@ -1022,7 +1022,7 @@ cdef class FoolState(EngineState):
         return CARDS[action_index(action, NUM_ACTIONS)]
 
     def parse_action(self, text):
-        """Return the card kind written ``text`` (``G17``, `` w1 ``; any case, blanks around).
+        """Return the card kind written ``text`` (``G17``, ``" w1 "``; any case, blanks around).
 
         The result is the action the text names; whether it is legal here is ``apply``'s
         to say.

@@ -9,7 +9,7 @@ drawn face down).
 >>> state = boardcore.make("just4fun", players=2).new_state(seed=1)
 >>> move = state.explain(state.legal_actions()[0])
 >>> move.player, move.move, move.field
-(0, '1', 1)
+(0, '6', 6)
 """
 
 from __future__ import annotations
