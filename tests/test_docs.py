@@ -6,9 +6,7 @@ import doctest
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
 
 import pytest
 
@@ -33,49 +31,22 @@ NO_EXAMPLE = re.compile(r"boardcore\.(\w+\.)*_\w+|boardcore\.rules|"
                         r"boardcore\.(moves|pictures)\.\w+")
 
 
-class _Runner(doctest.DocTestRunner):
-    """A doctest runner that tells failures from features still to come.
-
-    An example that raises ``NotImplementedError: … yet`` (a game whose determinization,
-    observations or pictures are being written elsewhere) makes its whole docstring
-    *pending*, not failed: the examples after it fail only because it did.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(optionflags=doctest.ELLIPSIS)
-        self.pending: list[str] = []
-        self._not_yet = False
-
-    def report_unexpected_exception(
-        self, out: Callable[[str], object], test: doctest.DocTest, example: doctest.Example,
-        exc_info: tuple[type[BaseException], BaseException, TracebackType],
-    ) -> None:
-        if exc_info[0] is NotImplementedError and str(exc_info[1]).endswith(" yet"):
-            self._not_yet = True
-        super().report_unexpected_exception(out, test, example, exc_info)
-
-    def check(self, tests: list[doctest.DocTest]) -> int:
-        """Run ``tests``; fail on a real failure, xfail on pending ones; return examples."""
-        failed = examples = 0
-        for test in tests:
-            self._not_yet = False
-            result = self.run(test)
-            examples += result.attempted
-            if result.failed and self._not_yet:
-                self.pending.append(test.name)
-            else:
-                failed += result.failed
-        assert failed == 0
-        if self.pending:
-            pytest.xfail(f"examples of features still to come: {', '.join(self.pending)}")
-        return examples
+def _run(tests: list[doctest.DocTest]) -> int:
+    """Run ``tests``, assert that none failed, return how many examples ran."""
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    examples = 0
+    for test in tests:
+        result = runner.run(test)
+        examples += result.attempted
+        assert result.failed == 0, f"{test.name}: {result.failed} example(s) failed"
+    return examples
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
     tests = doctest.DocTestFinder(exclude_empty=False).find(module, name)
-    examples = _Runner().check(tests)
+    examples = _run(tests)
     if not NO_EXAMPLE.fullmatch(name):
         assert examples > 0, f"{name} has no doctest"
 
@@ -104,6 +75,6 @@ def test_every_page_of_the_site_is_collected() -> None:
 def test_markdown_examples(page: str) -> None:
     text = (ROOT / page).read_text(encoding="utf-8")
     test = doctest.DocTestParser().get_doctest(text, {"__name__": "__main__"}, page, page, 0)
-    examples = _Runner().check([test])
+    examples = _run([test])
     if ">>> " in text:
         assert examples > 0, f"{page} shows examples that do not run"
