@@ -247,6 +247,30 @@ cdef class Batch:
                     self.ended[i] = 1
                 self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
 
+    def legal_counts(self, int32_t[::1] counts not None):
+        """Write how many legal actions every game's mask shows; return the largest."""
+        cdef Py_ssize_t i
+        cdef int most = 0
+        if counts.shape[0] != self.n:
+            raise ValueError(f"counts must hold {self.n} values")
+        for i in range(self.n):
+            counts[i] = self.shown_n[i]
+            most = max(most, self.shown_n[i])
+        return most
+
+    def legal_actions(self, int32_t[:, ::1] out not None):
+        """Write every game's legal actions (its mask, ascending) into ``out``, -1 after."""
+        cdef Py_ssize_t i
+        cdef int j, width = out.shape[1]
+        cdef uint16_t *shown
+        if out.shape[0] != self.n:
+            raise ValueError(f"out must have {self.n} rows")
+        with nogil:
+            for i in range(self.n):
+                shown = self.shown + i * self.max_legal
+                for j in range(width):
+                    out[i, j] = shown[j] if j < self.shown_n[i] else -1
+
     def random_actions(self, int64_t[::1] out not None, uint64_t seed):
         """Fill ``out`` with a uniformly random legal action of every game (0 if it ended)."""
         cdef rng_t rng

@@ -187,6 +187,29 @@ class VectorEnv:
             raise TypeError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         return np.ascontiguousarray(actions, dtype=np.int64)
 
+    def legal_actions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """Return every game's legal actions as a padded array, and their counts.
+
+        ``ids[i, :counts[i]]`` are the actions ``info["action_mask"][i]`` allows,
+        ascending, and ``-1`` pads the rest; ``ids`` has ``max(counts)`` columns (at
+        least one).  A policy that looks only at the legal actions reads them here
+        instead of scanning the mask.
+
+        >>> import boardcore
+        >>> env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), 2, seed=1)
+        >>> obs, info = env.reset()
+        >>> ids, counts = env.legal_actions()
+        >>> bool((info["action_mask"][0, ids[0, :counts[0]]] == 1).all())
+        True
+        >>> int(counts[0]) == int(info["action_mask"][0].sum())
+        True
+        """
+        counts = np.zeros(self.num_envs, dtype=np.int32)
+        width = max(self._batch.legal_counts(counts), 1)
+        ids = np.empty((self.num_envs, width), dtype=np.int32)
+        self._batch.legal_actions(ids)
+        return ids, counts
+
     def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
         """Return a uniformly random legal action for every game (a baseline policy)."""
         out = np.zeros(self.num_envs, dtype=np.int64)
