@@ -34,6 +34,8 @@ class Batch:
     def observation_size(self) -> int: ...
     @property
     def learner(self) -> int: ...
+    @property
+    def started(self) -> bool: ...
     def reset(
         self,
         start: int,
@@ -44,12 +46,12 @@ class Batch:
         current: npt.NDArray[np.int32],
     ) -> None: ...
     def check(self, actions: npt.NDArray[np.int64]) -> int: ...
-    def step(
+    def step_slice(
         self,
-        actions: npt.NDArray[np.int64],
         start: int,
         stop: int,
         worker: Worker,
+        actions: npt.NDArray[np.int64],
         obs: npt.NDArray[np.float32],
         mask: npt.NDArray[np.int8],
         rewards: npt.NDArray[np.float32],

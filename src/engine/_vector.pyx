@@ -13,7 +13,7 @@ cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
-from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
+from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t, pick
 from _rng cimport derive_seed, rng_seed, rng_t
 
 from boardcore._engine._search cimport (AGENT_FLAT, AGENT_GREEDY, AGENT_ISMCTS, AGENT_RANDOM,
@@ -64,6 +64,7 @@ cdef class Batch:
     cdef uint8_t *ended           # per game: it ended in the last step (reset next)
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
+    cdef readonly bint started    # every game has begun (reset)
     cdef readonly Py_ssize_t n
     cdef readonly int players
     cdef readonly int num_actions
@@ -122,6 +123,11 @@ cdef class Batch:
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
 
+    cdef int _ready(self) except -1:
+        if not self.started:
+            raise RuntimeError("call reset() first: the games have not begun")
+        return 0
+
     cdef int _check_arrays(self, Py_ssize_t start, Py_ssize_t stop, float[:, ::1] obs,
                            int8_t[:, ::1] mask, int32_t[::1] current) except -1:
         if not 0 <= start <= stop <= self.n:
@@ -153,6 +159,19 @@ cdef class Batch:
             self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], w.nodes, w.cap,
                                    w.scratch, w.visits))
 
+    cdef bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        # Whether ``a`` is one of the legal actions game i's mask shows (they are the
+        # legal actions of its position, ascending): a binary search, no rules run.
+        cdef const uint16_t *shown = self.shown + i * self.max_legal
+        cdef int lo = 0, hi = self.shown_n[i], mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if shown[mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo < self.shown_n[i] and shown[lo] == a
+
     cdef void _show(self, Py_ssize_t i, int seat, float *obs, int8_t *mask,
                     int32_t *current) noexcept nogil:
         # Write game i's observation for ``seat``, its legal actions and the seat to act.
@@ -179,38 +198,48 @@ cdef class Batch:
                 self._begin(i, worker)
                 seat = self.learner if self.learner >= 0 else self.k.current(self._state(i))
                 self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+        if not self.started:
+            self.started = all(self.episodes[i] > 0 for i in range(self.n))
 
     def check(self, const int64_t[::1] actions not None):
-        """Return the first game whose action is not legal (or not needed), else -1."""
+        """Return the first game whose action is not legal, else -1 (nothing moves).
+
+        A game that ended in the last step resets in the next: its action is ignored.
+        """
         cdef Py_ssize_t i
-        cdef void *s
-        cdef int64_t a
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        self._ready()
         for i in range(self.n):
-            if self.ended[i]:
-                continue            # this game resets: its action is ignored
-            s = self._state(i)
-            a = actions[i]
-            if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+            if not self.ended[i] and not self._shown(i, actions[i]):
                 return i
         return -1
 
-    def step(self, const int64_t[::1] actions not None, Py_ssize_t start, Py_ssize_t stop,
-             Worker worker not None, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
-             float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
-             int32_t[::1] current not None):
-        """Step games ``start..stop-1`` with ``actions`` (already checked by ``check``)."""
-        cdef Py_ssize_t i
-        cdef int seat, p, count
-        cdef int64_t a
-        cdef uint8_t w[MAX_PLAYERS]
-        cdef void *s
+    def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
+                   const int64_t[::1] actions not None, float[:, ::1] obs not None,
+                   int8_t[:, ::1] mask not None, float[:, ::1] rewards not None,
+                   uint8_t[::1] terminated not None, int32_t[::1] current not None):
+        """Step games ``start..stop-1`` with ``actions`` (checked by ``check`` first).
+
+        An action that is not legal is skipped (``check`` refuses it first).
+        """
         self._check_arrays(start, stop, obs, mask, current)
         if (actions.shape[0] != self.n or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n):
             raise ValueError("the arrays do not fit this batch")
+        self._ready()
+        self._step(actions, start, stop, worker, obs, mask, rewards, terminated, current)
+
+    cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
+                    Worker worker, float[:, ::1] obs, int8_t[:, ::1] mask,
+                    float[:, ::1] rewards, uint8_t[::1] terminated,
+                    int32_t[::1] current) noexcept:
+        cdef Py_ssize_t i
+        cdef int seat, p, count
+        cdef int64_t a
+        cdef uint8_t w[MAX_PLAYERS]
+        cdef void *s
         with nogil:
             for i in range(start, stop):
                 s = self._state(i)
@@ -223,7 +252,7 @@ cdef class Batch:
                     self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
                     continue
                 a = actions[i]
-                if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+                if not self._shown(i, a):
                     continue        # unreachable after check(); never trust, never crash
                 seat = self.k.current(s)
                 self.k.apply(s, <int>a)
@@ -272,17 +301,22 @@ cdef class Batch:
                     out[i, j] = shown[j] if j < self.shown_n[i] else -1
 
     def random_actions(self, int64_t[::1] out not None, uint64_t seed):
-        """Fill ``out`` with a uniformly random legal action of every game (0 if it ended)."""
+        """Fill ``out`` with a uniformly random legal action of every game (0 if it ended).
+
+        The draw is the random player's, ``legal[bounded(count)]``, from the legal
+        actions the masks show (they are remembered, so nothing is recomputed).
+        """
         cdef rng_t rng
         cdef Py_ssize_t i
         cdef int a
         if out.shape[0] != self.n:
             raise ValueError(f"out must hold {self.n} actions")
+        self._ready()
         rng_seed(&rng, seed)
         with nogil:
             for i in range(self.n):
-                a = self.k.random_action(self._state(i), &rng) if not self.ended[i] else 0
-                out[i] = a if a >= 0 else 0
+                a = pick(self.shown + i * self.max_legal, self.shown_n[i], &rng)
+                out[i] = a if a >= 0 and not self.ended[i] else 0
 
     def state_bytes(self, Py_ssize_t i):
         """Return game ``i``'s position struct (for tests)."""

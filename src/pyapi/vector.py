@@ -29,6 +29,7 @@ game is ignored and whose reward is 0.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
@@ -108,6 +109,8 @@ class VectorEnv:
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._current = np.zeros(n, dtype=np.int32)
+        self._terminated_u8 = self._terminated.view(np.uint8)
+        self._reward_view = self._rewards if learner < 0 else self._rewards[:, 0]
         nodes = budget + 1 if kind == _KINDS["ismcts"] else 0
         state_size = len(self._batch.state_bytes(0))
         self._workers = [_vector.Worker(state_size, nodes) for _ in range(self.threads)]
@@ -115,6 +118,7 @@ class VectorEnv:
         self._slices = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._started = False
+        self._lock = threading.Lock()
 
     @property
     def observation_shape(self) -> tuple[int, int]:
@@ -122,13 +126,19 @@ class VectorEnv:
         return (self.num_envs, self._obs.shape[1])
 
     def _run(self, fn: Any, *args: Any) -> None:
-        if self._pool is None:
-            fn(*self._slices[0], self._workers[0], *args)
-            return
-        jobs = [self._pool.submit(fn, a, b, w, *args)
-                for (a, b), w in zip(self._slices, self._workers, strict=True)]
-        for job in jobs:
-            job.result()
+        """Call ``fn(start, stop, worker, *args)`` on every thread's slice of the games."""
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this VectorEnv is being stepped by another thread")
+        try:
+            if self._pool is None:
+                fn(0, self.num_envs, self._workers[0], *args)
+                return
+            jobs = [self._pool.submit(fn, a, b, w, *args)
+                    for (a, b), w in zip(self._slices, self._workers, strict=True)]
+            for job in jobs:
+                job.result()
+        finally:
+            self._lock.release()
 
     def _info(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._mask, "current_player": self._current}
@@ -164,21 +174,9 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(
                 f"illegal action {int(acts[bad])} in game {bad}; nothing was played")
-        self._step(acts, self._terminated.view(np.uint8))
-        rewards = self._rewards if self.seat is None else self._rewards[:, 0]
-        return self._obs, rewards, self._terminated, self._truncated, self._info()
-
-    def _step(self, acts: npt.NDArray[np.int64], terminated: npt.NDArray[np.uint8]) -> None:
-        def run(bounds: tuple[int, int], worker: _vector.Worker) -> None:
-            self._batch.step(acts, bounds[0], bounds[1], worker, self._obs, self._mask,
-                             self._rewards, terminated, self._current)
-
-        if self._pool is None:
-            run(self._slices[0], self._workers[0])
-            return
-        for job in [self._pool.submit(run, bounds, worker)
-                    for bounds, worker in zip(self._slices, self._workers, strict=True)]:
-            job.result()
+        self._run(self._batch.step_slice, acts, self._obs, self._mask, self._rewards,
+                  self._terminated_u8, self._current)
+        return self._obs, self._reward_view, self._terminated, self._truncated, self._info()
 
     def _actions(self, actions: object) -> npt.NDArray[np.int64]:
         if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
@@ -204,6 +202,8 @@ class VectorEnv:
         >>> int(counts[0]) == int(info["action_mask"][0].sum())
         True
         """
+        if not self._started:
+            raise RuntimeError("call reset() before legal_actions()")
         counts = np.zeros(self.num_envs, dtype=np.int32)
         width = max(self._batch.legal_counts(counts), 1)
         ids = np.empty((self.num_envs, width), dtype=np.int32)
@@ -218,8 +218,9 @@ class VectorEnv:
 
     def close(self) -> None:
         """Stop the threads."""
-        if self._pool is not None:
-            self._pool.shutdown()
+        pool = getattr(self, "_pool", None)     # None too if __init__ raised
+        if pool is not None:
+            pool.shutdown()
             self._pool = None
 
     def __del__(self) -> None:
