@@ -245,3 +245,11 @@ def test_doctests(module: str) -> None:
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
     assert sum(len(t.examples) for t in tests) > 0
+
+
+def test_rl_page_examples() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 10
