@@ -48,6 +48,11 @@ PEER_GAMES = 200      # connect_four games per call of OpenSpiel's Python loop
 UNO_GAMES = 20        # uno games per call of RLCard's loop
 COPIES = 5000         # copies / clones per call in the copy-vs-clone comparison
 EVALUATE_BOTS_GAMES = 3000
+SEARCH_ITERATIONS = 3000   # iterations (simulations) per search, ours and the peers'
+# Search ratios against OpenSpiel's C++ bots from a first decision, with their targets:
+# Fool (4 players) against ISMCTSBot on hearts, Just4Fun (2 players) against MCTSBot on
+# connect_four (uniform random rollouts, one per leaf, on both sides).
+SEARCH_PEERS = {"fool": ("hearts", ">= 5"), "just4fun": ("connect_four", ">= 3")}
 
 # A side of an alternated comparison: one call, and the units (actions, copies) it does.
 Side = tuple[Callable[[], object], float]
@@ -229,6 +234,47 @@ class ConnectFour:
         bots = [spiel.make_uniform_random_bot(0, 1), spiel.make_uniform_random_bot(1, 2)]
         for i in range(games):
             spiel.evaluate_bots(self.game.new_initial_state(), bots, i)
+
+
+class SearchPeers:
+    """OpenSpiel's C++ search bots from a first decision: the peers of our IS-MCTS."""
+
+    def __init__(self, pyspiel: Any) -> None:
+        self.pyspiel = pyspiel
+        self.evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+        hearts = pyspiel.load_game("hearts")
+        state = hearts.new_initial_state()
+        rnd = random.Random(0)
+        # The first real decision after the deal (chance nodes and forced moves done).
+        while state.is_chance_node() or len(state.legal_actions()) <= 1:
+            if state.is_chance_node():
+                state.apply_action(rnd.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(state.legal_actions()[0])
+        self.hearts = state
+        self.connect_four_game = pyspiel.load_game("connect_four")
+
+    def ismcts_hearts(self, iterations: int = SEARCH_ITERATIONS) -> int:
+        spiel = self.pyspiel
+        bot = spiel.ISMCTSBot(1, self.evaluator, 2.0, iterations, -1,
+                              spiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT, False, False)
+        bot.step(self.hearts)
+        return iterations
+
+    def mcts_connect_four(self, iterations: int = SEARCH_ITERATIONS) -> int:
+        bot = self.pyspiel.MCTSBot(self.connect_four_game, self.evaluator, 2.0, iterations,
+                                   1000, False, 1, False)
+        bot.step(self.connect_four_game.new_initial_state())
+        return iterations
+
+
+def ismcts_iterations(case: Case, iterations: int = SEARCH_ITERATIONS) -> int:
+    """One IS-MCTS decision from the start position; the iterations it ran."""
+    from boardcore.agents import ISMCTSAgent
+
+    agent = ISMCTSAgent(iterations=iterations, seed=1)
+    agent.visits(case.start)
+    return agent.last_iterations
 
 
 class Uno:
@@ -462,6 +508,33 @@ class GameBenchmarks:
                                 "actions/s")
             figures.record_ratio("simulate() 1 worker vs evaluate_bots",
                                  s["evaluate_bots"] / s[self.case.game], ">= 10")
+
+
+    # -- search: IS-MCTS iterations, and OpenSpiel's C++ bots where a target names one ---
+
+    @pytest.mark.benchmark(group="search")
+    def test_ismcts_iterations(self, benchmark, figures, median_seconds):
+        done = benchmark.pedantic(ismcts_iterations, args=(self.case,), rounds=5,
+                                  warmup_rounds=1)
+        if (t := median_seconds(benchmark)) is not None:
+            figures.record("IS-MCTS iterations/s, first decision", done / t, "iterations/s")
+
+    @_shared_run
+    @pytest.mark.benchmark(group="search")
+    def test_peer_openspiel_search(self, figures, alternate, open_spiel):
+        peer = SEARCH_PEERS.get(self.case.game)
+        if peer is None:
+            return      # no target names a peer for this game's search
+        bots = SearchPeers(open_spiel)
+        run = bots.ismcts_hearts if peer[0] == "hearts" else bots.mcts_connect_four
+        label = "ISMCTSBot hearts" if peer[0] == "hearts" else "MCTSBot connect_four"
+        m = alternate({"peer": run, "ours": lambda: ismcts_iterations(self.case)}, rounds=5)
+        if m is None:
+            return
+        figures.record_peer(f"OpenSpiel {label}", SEARCH_ITERATIONS / m["peer"],
+                            "simulations/s")
+        figures.record_ratio(f"IS-MCTS iterations/s vs OpenSpiel {label}",
+                             m["peer"] / m["ours"], peer[1])
 
 
 class VsRLCardUno:

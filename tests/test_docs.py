@@ -12,7 +12,8 @@ import boardcore
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["boardcore", "boardcore.errors", "boardcore.protocol", "boardcore.records",
-           "boardcore.simulate", *(f"boardcore.{g}" for g in boardcore.GAMES),
+           "boardcore.simulate", "boardcore.stats", "boardcore.cli", "boardcore._report",
+           "boardcore._words", *(f"boardcore.{g}" for g in boardcore.GAMES),
            *(f"boardcore._engine.{g}" for g in boardcore.GAMES)]
 
 
@@ -31,7 +32,8 @@ def test_module_doctests(name: str) -> None:
     assert examples > 0, f"{name} has no doctest"
 
 
-@pytest.mark.parametrize("page", ["README.md", *(f"docs/games/{g}.md" for g in boardcore.GAMES)])
+@pytest.mark.parametrize("page", ["README.md", "docs/cli.md",
+                                  *(f"docs/games/{g}.md" for g in boardcore.GAMES)])
 def test_markdown_examples(page: str) -> None:
     path = ROOT / page
     result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)

@@ -5,7 +5,8 @@
 # Cells are bit indices of a 6x7 bitboard, ``bit = row * 7 + col``; column 6 is padding,
 # so a shift by 1 (east), 7 (south), 8 (south-east) or 6 (south-west) never wraps a
 # line around the board edge, and four-in-a-row is four shift-and-ands (J13).
-# Per-player bitboards: ``held`` (J12), ``closed`` (J7/J8: may not place there).
+# Per-player bitboards: ``held`` (J12) by cell; ``closed`` (J7/J8: may not place there)
+# by field number (bit f = field f), so a play's field is tested without a lookup.
 # Per-cell arrays are indexed by the same bit index (42 slots, 6 unused).
 #
 # Actions are the distinct card multisets that can name a field (1-4 cards, values
@@ -65,7 +66,7 @@ cdef enum:
 ctypedef struct j4f_t:
     rng_t rng
     uint64_t held[MAX_SEATS]       # J12: cells each seat holds
-    uint64_t closed[MAX_SEATS]     # J7/J8: cells each seat may not place on
+    uint64_t closed[MAX_SEATS]     # J7/J8: fields (bit f) each seat may not place on
     uint64_t locked                  # J8
     uint8_t stones[MAX_SEATS][N_BITS]
     uint8_t owner[N_BITS]            # seat owning a locked cell, else NO_SEAT
@@ -99,10 +100,15 @@ cdef uint8_t ACTION_VALUES[N_ACTIONS][4]
 cdef uint8_t ACTION_SUM[N_ACTIONS]
 cdef uint16_t KEY_TO_ACTION[KEY_SPACE]
 cdef uint64_t ALL_CELLS = 0
+cdef uint64_t ALL_FIELDS = ((<uint64_t>1) << (N_FIELDS + 1)) - 2   # bits 1..36
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
 cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
-cdef uint16_t KEY_TO_HAND[KEY_SPACE]
 cdef uint16_t HAND_PLAYS[N_HANDS][16]  # [0]: how many, then the plays ascending
+# The HAND_PLAYS row of an ascending hand a <= b <= c <= d, in the order of
+# _build_hand_plays (lexicographic): RANK_A[a] + RANK_B[a][b] + RANK_C[b][c] + d - c.
+cdef uint16_t RANK_A[20]
+cdef uint16_t RANK_B[20][20]
+cdef uint16_t RANK_C[20][20]
 
 
 def _build_tables():
@@ -139,20 +145,29 @@ def _build_tables():
     return plays
 
 
-cdef void _build_hand_plays() noexcept nogil:
+cdef int _build_hand_plays() except -1:
+    # Every 4-card hand in lexicographic order: its plays, and the ranking tables.
     cdef uint8_t hand[4]
     cdef int a, b, c, d, h = 0
     for a in range(1, 20):
         for b in range(a, 20):
             for c in range(b, 20):
                 for d in range(c, 20):
+                    if b == a and c == a and d == a:
+                        RANK_A[a] = h
+                    if c == b and d == b:
+                        RANK_B[a][b] = h - RANK_A[a]
+                    if d == c:
+                        RANK_C[b][c] = h - RANK_A[a] - RANK_B[a][b]
+                    if RANK_A[a] + RANK_B[a][b] + RANK_C[b][c] + d - c != h:
+                        raise AssertionError(f"hand ranking is wrong at {(a, b, c, d)}")
                     hand[0] = a
                     hand[1] = b
                     hand[2] = c
                     hand[3] = d
-                    KEY_TO_HAND[((a * 20 + b) * 20 + c) * 20 + d] = h
                     HAND_PLAYS[h][0] = _plays_of(hand, 4, &HAND_PLAYS[h][1])
                     h += 1
+    return 0
 
 
 cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
@@ -280,16 +295,16 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     cdef int p = s.current
     cdef int i, count = 0
     cdef uint16_t a
-    cdef uint64_t open_cells
+    cdef uint64_t open_fields
     cdef const uint16_t *plays
     if s.end != RUNNING:
         return 0
-    open_cells = ~s.closed[p]
+    open_fields = ~s.closed[p]
     plays = HAND_PLAYS[s.hand_id[p]]
     for i in range(1, plays[0] + 1):
         a = plays[i]
         # J7/J8: the field the play names must be open to the mover.
-        if (open_cells >> s.cell_of[ACTION_SUM[a]]) & 1:
+        if (open_fields >> ACTION_SUM[a]) & 1:
             out[count] = a
             count += 1
     if count == 0:
@@ -300,7 +315,7 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
 
 cdef inline void _index_hand(j4f_t *s, int p) noexcept nogil:
     cdef uint8_t *h = s.hand[p]
-    s.hand_id[p] = KEY_TO_HAND[((h[0] * 20 + h[1]) * 20 + h[2]) * 20 + h[3]]
+    s.hand_id[p] = RANK_A[h[0]] + RANK_B[h[0]][h[1]] + RANK_C[h[1]][h[2]] + h[3] - h[2]
 
 
 cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
@@ -308,6 +323,7 @@ cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
     cdef int q
     cdef int n = s.n_players
     cdef uint64_t bit = (<uint64_t>1) << c
+    cdef uint64_t fbit = (<uint64_t>1) << s.field[c]
     cdef int mine = s.stones[p][c]
     cdef int best, second, best_seat, others
     cdef bint lock = True
@@ -322,7 +338,7 @@ cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
                 if s.returned_on_lock:
                     s.supply[q] += s.stones[q][c]
                 s.stones[q][c] = 0
-            s.closed[q] |= bit
+            s.closed[q] |= fbit
             s.held[q] &= ~bit
         s.held[p] |= bit
         return
@@ -342,16 +358,16 @@ cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
         s.held[q] &= ~bit
         others = second if q == best_seat else best
         if others >= s.stones[q][c] + 2:
-            s.closed[q] |= bit
+            s.closed[q] |= fbit
         else:
-            s.closed[q] &= ~bit
+            s.closed[q] &= ~fbit
     if best > second:
         s.held[best_seat] |= bit
 
 
 cdef inline bint _can_take_turn(const j4f_t *s, int q) noexcept nogil:
     # J11: a seat with stones left and some field open to it.
-    return s.supply[q] > 0 and (s.closed[q] & ALL_CELLS) != ALL_CELLS
+    return s.supply[q] > 0 and (s.closed[q] & ALL_FIELDS) != ALL_FIELDS
 
 
 cdef void _apply(void *state, int a) noexcept nogil:
@@ -359,8 +375,9 @@ cdef void _apply(void *state, int a) noexcept nogil:
     cdef j4f_t *s = <j4f_t *>state
     cdef int p = s.current
     cdef int n = s.n_players
-    cdef int i, j, k, c, q
+    cdef int i, j, k, c, q, m
     cdef uint8_t v
+    cdef uint8_t *hand = s.hand[p]
     if a == EXCHANGE:
         # J10: discard the whole hand, draw 4, no stone.
         for i in range(s.hand_n[p]):
@@ -369,16 +386,20 @@ cdef void _apply(void *state, int a) noexcept nogil:
         _draw_up(s, p)
         s.idle += 1
     else:
-        # J6: play the multiset; remove each value once from the ascending hand.
-        for k in range(ACTION_SIZE[a]):
-            v = ACTION_VALUES[a][k]
-            for i in range(s.hand_n[p]):
-                if s.hand[p][i] == v:
-                    for j in range(i, s.hand_n[p] - 1):
-                        s.hand[p][j] = s.hand[p][j + 1]
-                    s.hand_n[p] -= 1
-                    break
-            _discard(s, v)
+        # J6: play the multiset: one merge of the ascending hand with the ascending
+        # values played, each played card to the discard pile in that order.
+        m = ACTION_SIZE[a]
+        j = 0
+        k = 0
+        for i in range(s.hand_n[p]):
+            v = hand[i]
+            if j < m and v == ACTION_VALUES[a][j]:
+                _discard(s, v)
+                j += 1
+            else:
+                hand[k] = v
+                k += 1
+        s.hand_n[p] = k
         c = s.cell_of[ACTION_SUM[a]]
         s.stones[p][c] += 1
         s.supply[p] -= 1
@@ -555,7 +576,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         c = CELL_BIT[i]
         out[i] = s.field[c] * <float>(1.0 / 36)                # layout
         out[o + i] = (s.locked >> c) & 1                        # locked (J8)
-        out[o + N_FIELDS + i] = (s.closed[seat] >> c) & 1       # closed to the observer
+        out[o + N_FIELDS + i] = (s.closed[seat] >> s.field[c]) & 1   # closed to the observer
     o += 2 * N_FIELDS
     q = seat
     for _ in range(n):                                          # stones, per seat / 20

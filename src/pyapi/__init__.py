@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Literal, SupportsIndex, overload
 
 from boardcore._registry import GAME_CLASSES, AnyGame, AnyState, GameName
+from boardcore.arena import ArenaResult, arena
 from boardcore.errors import (
     BoardcoreError,
     ConfigurationError,
@@ -35,6 +36,7 @@ from boardcore.vector import VectorEnv
 __all__ = [
     "GAMES",
     "AnyGame",
+    "ArenaResult",
     "AnyState",
     "BoardcoreError",
     "ConfigurationError",
@@ -49,6 +51,7 @@ __all__ = [
     "State",
     "VectorEnv",
     "__version__",
+    "arena",
     "make",
     "record",
     "replay",

@@ -1,122 +1,446 @@
-"""The ``boardcore`` command: ``boardcore simulate GAME …`` and ``boardcore rules GAME``."""
+"""The ``boardcore`` command: ``boardcore simulate GAME …`` and ``boardcore rules GAME``.
+
+``python -m boardcore`` is the same command. Every failure ends with one line on stderr
+and one of these exit codes (``docs/cli.md``):
+
+- 0: done — also when the reader of stdout closed it early (``… | head``);
+- 1: an unexpected internal error (a bug in boardcore: please report it);
+- 2: a usage error or bad input (an unknown game, a bad count, an option the game
+  refuses, a file that cannot be written, a missing optional extra);
+- 130: interrupted (Ctrl-C).
+
+>>> main(["simulate", "just4fun", "--players", "2", "--games", "3", "--seed", "1",
+...       "--csv"]) == EXIT_OK
+index,score_0,score_1,winner_0,winner_1,length,end
+0,162,217,0,1,40,exhaustion
+1,183,184,0,1,40,exhaustion
+2,186,215,0,1,40,exhaustion
+True
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
+import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import NoReturn, TextIO
 
-import numpy as np
-
-from boardcore import GAMES, make, rules
+from boardcore import GAMES, __version__, make, rules
+from boardcore._registry import GAME_CLASSES
 from boardcore.errors import BoardcoreError
 from boardcore.simulate import SimulationResult, simulate
 
-__all__ = ["main", "summary"]
+__all__ = [
+    "EXIT_BUG",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "MAX_GAMES",
+    "main",
+    "parse_count",
+    "summary",
+]
+
+EXIT_OK = 0
+EXIT_BUG = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+#: The most games one ``boardcore simulate`` plays (about 50 TB of results).
+MAX_GAMES = 10**12
+MAX_WORKERS = 1024
+_MESSAGE_LIMIT = 300
+_NUMBER = re.compile(r"[+-]?[0-9](_?[0-9])*(\.[0-9]*)?([eE][+-]?[0-9]+)?")
+
+
+class _UsageError(Exception):
+    """A bad command line, already worded as its one-line message."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and never exit by themselves."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see {self.prog} --help)")
+
+
+def parse_count(text: str, *, low: int = 1, high: int = MAX_GAMES) -> int:
+    """Read a count written ``100000``, ``100_000`` or ``1e5``; refuse anything else.
+
+    Args:
+        text: the count as typed.
+        low: the least count allowed.
+        high: the largest count allowed.
+
+    Raises:
+        ValueError: not a whole number, or outside ``low..high`` (a one-line message).
+
+    >>> parse_count("1e5"), parse_count("100_000"), parse_count("2.5e3")
+    (100000, 100000, 2500)
+    >>> parse_count("1.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1.5' is not a whole number (write 100000, 100_000 or 1e5)
+    >>> parse_count("1e15")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e15' is more than 1,000,000,000,000
+    """
+    shown = _quote(text)
+    if not _NUMBER.fullmatch(text.strip()):
+        raise ValueError(f"{shown} is not a whole number (write 100000, 100_000 or 1e5)")
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise ValueError(f"{shown} is not a whole number") from None
+    if value != value.to_integral_value():
+        raise ValueError(f"{shown} is not a whole number (write 100000, 100_000 or 1e5)")
+    if value < low:
+        raise ValueError(f"{shown} is less than {low:,}")
+    if value > high:
+        raise ValueError(f"{shown} is more than {high:,}")
+    return int(value)
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _argument(reader: Callable[[str], object], what: str) -> Callable[[str], object]:
+    """Wrap ``reader`` as an argparse type whose errors are argparse's one-liners."""
+
+    def read(text: str) -> object:
+        try:
+            return reader(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    read.__name__ = what
+    return read
+
+
+def _integer(text: str) -> int:
+    if not text.isascii():  # int() would read other scripts' digits: "١" is 1
+        raise ValueError(f"{_quote(text)} is not an integer (write it in ASCII digits)")
+    try:
+        return int(text, 0) if text.strip().lower().startswith(("0x", "0o", "0b")) else int(text)
+    except ValueError:
+        if text.strip().isdigit():  # past Python's limit on the digits of an int
+            raise ValueError(f"{_quote(text)} is far too large") from None
+        raise ValueError(f"{_quote(text)} is not an integer") from None
+
+
+def _seed(text: str) -> int:
+    value = _integer(text)
+    if not 0 <= value < 2**64:
+        raise ValueError(f"{_quote(text)} is not in 0..2**64-1")
+    return value
+
+
+def _workers(text: str) -> int:
+    return parse_count(text, high=MAX_WORKERS)
 
 
 def _option(text: str) -> tuple[str, object]:
     key, sep, raw = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"options are written key=value, not {text!r}")
+        raise ValueError(
+            f"options are written key=value, not {_quote(text)} "
+            "(-o is --option; --output FILE writes to a file)"
+        )
+    if key == "players":
+        raise ValueError("players is not a game option: give it as --players N")
+    if key == "name":
+        raise ValueError("name is not a game option: the game is the first argument")
     try:
         value: object = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
+    except RecursionError:
+        raise ValueError(f"option {key!r}: the value is nested too deeply") from None
     return key, value
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardcore", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play seeded random games and summarise them")
-    sim.add_argument("game", choices=GAMES)
-    sim.add_argument("--players", type=int, required=True)
-    sim.add_argument("--games", type=int, default=10_000)
-    sim.add_argument("--seed", type=int, default=None, help="batch seed (default: random)")
-    sim.add_argument("--workers", type=int, default=1, help="threads (results do not change)")
-    sim.add_argument(
-        "--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE",
-        help="a game option; VALUE is read as JSON when it parses (true, 3, [..])",
+def _parser() -> _Parser:
+    ranges = ", ".join(
+        f"{name} {cls.min_players}..{cls.max_players}" for name, cls in GAME_CLASSES.items()
     )
-    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
-    rul = sub.add_parser("rules", help="print a game's rules page")
-    rul.add_argument("game", choices=GAMES)
+    parser = _Parser(
+        prog="boardcore",
+        description="Fast, faithful rules engines for four tabletop games: play seeded "
+                    "random games and summarise them, or read a game's rules.",
+        epilog="exit codes: 0 ok (also on a closed pipe), 1 internal error, "
+               "2 usage or bad input, 130 interrupted. See docs/cli.md.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"boardcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sim = sub.add_parser(
+        "simulate", help="play seeded random games and summarise them",
+        description="Play seeded, uniformly random games in compiled code and summarise "
+                    "them: who won, win rates with 95% intervals, scores, how games "
+                    "ended, lengths. Text by default; --json or --csv for programs.",
+        epilog="exit codes: 0 ok (also on a closed pipe), 1 internal error, "
+               "2 usage or bad input, 130 interrupted.",
+        allow_abbrev=False,
+    )
+    sim.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
+    sim.add_argument("--players", type=_argument(_integer, "players"), required=True,
+                     metavar="N", help=f"number of seats (required): {ranges}")
+    sim.add_argument(
+        "--games", type=_argument(parse_count, "games"), default=10_000, metavar="G",
+        help="games to play, 1..1e12 (default 10,000); "
+             "100000, 100_000 and 1e5 are the same",
+    )
+    sim.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
+                     help="batch seed, 0..2**64-1 (default: drawn at random and printed); "
+                          "equal seeds give equal games")
+    sim.add_argument("--workers", type=_argument(_workers, "workers"), default=1,
+                     metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1); "
+                                       "the results do not depend on it")
+    sim.add_argument(
+        "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (default: none, the game's defaults); VALUE is "
+             "read as JSON when it parses (true, 3, [..]); see boardcore rules GAME",
+    )
+    fmt = sim.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true",
+                     help="write the summary as JSON instead of text (default: text)")
+    fmt.add_argument("--csv", action="store_true",
+                     help="write one CSV row per game instead of the summary (default: text)")
+    sim.add_argument("--output", "-O", metavar="FILE", default="-",
+                     help="write the summary, JSON or CSV to FILE (default: -, stdout)")
+    sim.add_argument("--plot", metavar="FILE", default=None,
+                     help="also draw win rates, scores and lengths into an image FILE "
+                          "(.png, .svg, .pdf, ...; needs boardcore[plot]; default: none)")
+    sim.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (default: a bar on stderr when it is a "
+                          "terminal, never in a file or pipe)")
+    are = sub.add_parser(
+        "arena", help="play agents against each other and compare them",
+        description="Play seeded games between agents, seats rotated, and print each "
+                    "agent's win rate with its 95% interval and mean score. The results "
+                    "do not depend on --workers.",
+        epilog="agents: random, greedy, flat:N (N play-outs per action), ismcts:N "
+               "(N iterations per move) or ismcts:Ts (T seconds per move). exit codes: "
+               "0 ok, 1 internal error, 2 usage or bad input, 130 interrupted.",
+        allow_abbrev=False,
+    )
+    are.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
+    are.add_argument("--players", type=_argument(_integer, "players"), required=True,
+                     metavar="N", help=f"number of seats (required): {ranges}")
+    are.add_argument("--agents", required=True, metavar="A,B,...",
+                     help="the agents, comma-separated (required), e.g. "
+                          "ismcts:1000,greedy,random; they fill the seats in turn")
+    are.add_argument("--games", type=_argument(lambda t: parse_count(t, high=10**7), "games"),
+                     default=100, metavar="G", help="games to play, 1..1e7 (default 100)")
+    are.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
+                     help="arena seed, 0..2**64-1 (default: drawn at random and printed)")
+    are.add_argument("--workers", type=_argument(_workers, "workers"), default=1,
+                     metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1); "
+                                       "the results do not depend on it")
+    are.add_argument(
+        "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
+        metavar="KEY=VALUE", help="a game option, repeatable (default: the game's defaults)",
+    )
+    are.add_argument("--json", action="store_true",
+                     help="write the results as JSON instead of a table (default: table)")
+    are.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (default: a bar on stderr when it is a terminal)")
+    rul = sub.add_parser("rules", help="print a game's rules page",
+                         description="Print a game's rules as boardcore implements them.",
+                         allow_abbrev=False)
+    rul.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
     return parser
-
-
-def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
 
 
 def summary(result: SimulationResult) -> str:
     """Return the readable summary of a simulation the CLI prints."""
-    game = result.game
-    n = result.games
-    lines = [
-        f"{game.name}: {n:,} games, {game.num_players} players, seed {result.seed}"
-        + (f", options {dict(game.options)}" if game.options else ""),
-        "",
-        "seat  win rate  95% CI            shared  mean score",
-    ]
-    shared = result.winners.sum(axis=1) > 1
-    for seat in range(game.num_players):
-        wins = result.winners[:, seat]
-        lo, hi = _wilson(float(wins.sum()), n)
-        lines.append(
-            f"{seat:>4}  {wins.mean():8.2%}  [{lo:6.2%}, {hi:6.2%}]  "
-            f"{(wins & shared).mean():6.2%}  {result.scores[:, seat].mean():10.2f}"
-        )
-    if "end" in result.stats:
-        lines += ["", "how games ended:"]
-        codes = result.stats["end"]
-        for code, label in enumerate(game.end_reasons):
-            count = int((codes == code).sum())
-            lines.append(f"  {label:<20} {count:>10,}  {count / n:7.2%}")
-    for name, column in result.stats.items():
-        if name != "end":
-            lines.append(
-                f"{name}: mean {column.mean():.2f}, min {column.min()}, max {column.max()}"
-            )
-    q = np.percentile(result.lengths, [10, 50, 90])
-    lines.append("")
-    lines.append(
-        f"length (actions): mean {result.lengths.mean():.1f}, min {result.lengths.min()}, "
-        f"p10 {q[0]:.0f}, median {q[1]:.0f}, p90 {q[2]:.0f}, max {result.lengths.max()}"
-    )
-    actions = int(result.lengths.sum())
-    secs = max(result.seconds, 1e-9)
-    lines.append(
-        f"throughput: {n / secs:,.0f} games/s, {actions / secs:,.0f} actions/s "
-        f"({result.seconds:.2f} s)"
-    )
-    return "\n".join(lines)
+    from boardcore import _report
+
+    return _report.text(result)
+
+
+def _one_line(message: str) -> str:
+    text = " ".join(message.split())
+    return text if len(text) <= _MESSAGE_LIMIT else text[:_MESSAGE_LIMIT] + "..."
+
+
+def _say(stream: TextIO, text: str) -> None:
+    """Write ``text``, replacing what the stream's encoding cannot show."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = stream.encoding or "ascii"
+        stream.write(text.encode(encoding, "replace").decode(encoding))
+
+
+def _complain(message: str, prefix: str = "") -> None:
+    try:
+        _say(sys.stderr, f"{prefix}boardcore: {_one_line(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # stderr itself is gone: nothing left to tell
+
+
+def _writable(path: str, what: str) -> None:
+    target = Path(path)
+    if target.is_dir():
+        raise _UsageError(f"{what} {_quote(path)} is a directory")
+    if not target.parent.is_dir():
+        raise _UsageError(f"{what} {_quote(path)}: no directory {_quote(str(target.parent))}")
+
+
+def _check_memory(game_players: int, stat_count: int, games: int) -> None:
+    """Refuse a batch whose results would not fit in this machine's memory."""
+    per_game = 10 * game_players + 32 + 16 * max(1, stat_count)
+    needed = per_game * games
+    try:
+        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return
+    if have > 0 and needed > have:
+        raise MemoryError(f"about {needed / 1e9:,.1f} GB for the results, "
+                          f"more than this machine's {have / 1e9:,.1f} GB")
+
+
+def _simulate(args: argparse.Namespace) -> str | None:
+    """Run ``boardcore simulate``; return what goes to stdout (None: all went to files)."""
+    from boardcore import _report
+    from boardcore.stats import summarize
+
+    if args.plot is not None:
+        from boardcore import _plot
+
+        _writable(args.plot, "--plot")
+        _plot.check_target(args.plot)
+    if args.output != "-":
+        _writable(args.output, "--output")
+    game = make(args.game, players=args.players, **dict(args.option))
+    _check_memory(game.num_players, len(game.stat_names), args.games)
+    progress = not args.no_progress and _isatty(sys.stderr)
+    result = simulate(game, args.games, seed=args.seed, workers=args.workers,
+                      progress=progress)
+    figures = summarize(result)
+    if args.plot is not None:
+        _plot.save(result, args.plot, figures)
+    if args.csv:
+        if args.output == "-":
+            _report.write_csv(result, sys.stdout)
+            return None
+        with open(args.output, "w", encoding="utf-8", newline="") as out:
+            _report.write_csv(result, out)
+        return None
+    text = (_report.json_document(result, figures) if args.json
+            else _report.text(result, figures) + "\n")
+    if args.output == "-":
+        return text
+    with open(args.output, "w", encoding="utf-8", newline="") as out:
+        out.write(text)
+    return None
+
+
+def _arena(args: argparse.Namespace) -> str:
+    """Run ``boardcore arena``; return what goes to stdout."""
+    from boardcore.agents import agent_from_string
+    from boardcore.arena import arena
+    from boardcore.simulate import _ProgressBar
+
+    agents = [a.strip() for a in args.agents.split(",")]
+    for name in agents:
+        agent_from_string(name, seed=0)
+    game = make(args.game, players=args.players, **dict(args.option))
+    bar = (_ProgressBar(args.games, sys.stderr)
+           if not args.no_progress and _isatty(sys.stderr) else None)
+    result = arena(game, agents, args.games, seed=args.seed, workers=args.workers,
+                   on_game=bar.update if bar is not None else None)
+    if bar is not None:
+        bar.close(args.games)
+    if args.json:
+        return json.dumps(result.to_dict(), indent=1) + "\n"
+    return result.table() + "\n"
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else EXIT_OK
+    if args.command == "rules":
+        text: str | None = rules.text(args.game)
+    elif args.command == "arena":
+        text = _arena(args)
+    else:
+        text = _simulate(args)
+    if text is not None:
+        _say(sys.stdout, text)
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at devnull so the exit flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass  # not a real file (an in-process caller's stream): nothing to protect
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    args = _parser().parse_args(argv)
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
+
+    Never raises for any input: every failure is one line on stderr and an exit code
+    (``EXIT_OK``, ``EXIT_BUG``, ``EXIT_USAGE`` or ``EXIT_INTERRUPTED``).
+    """
     try:
-        if args.command == "rules":
-            print(rules.text(args.game))
-            return 0
-        game = make(args.game, players=args.players, **dict(args.option))
-        result = simulate(
-            game, args.games, seed=args.seed, workers=args.workers,
-            progress=not args.no_progress,
-        )
-    except (BoardcoreError, ValueError, TypeError) as exc:
-        print(f"boardcore: error: {exc}", file=sys.stderr)
-        return 2
-    print(summary(result))
-    return 0
+        return _run(argv)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        if _isatty(sys.stderr):  # a progress bar may be half drawn: clear its line
+            _complain("interrupted", "\r\x1b[K")
+        else:
+            _complain("interrupted")
+        return EXIT_INTERRUPTED
+    except _UsageError as exc:
+        _complain(f"error: {exc}")
+        return EXIT_USAGE
+    except MemoryError as exc:
+        _complain(f"error: not enough memory for these games ({exc or 'allocation failed'}): "
+                  "play fewer; batches with different seeds add up")
+        return EXIT_USAGE
+    except RecursionError:
+        _complain("error: a value is nested too deeply")
+        return EXIT_USAGE
+    except ImportError as exc:
+        _complain(f"error: {exc}")
+        return EXIT_USAGE
+    except OSError as exc:
+        name = f": {_quote(exc.filename)}" if isinstance(exc.filename, str) else ""
+        _complain(f"error: {exc.strerror or exc}{name}")
+        return EXIT_USAGE
+    except (BoardcoreError, ValueError, TypeError, OverflowError) as exc:
+        _complain(f"error: {exc}")
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: say so in one line rather than a traceback
+        _complain(f"internal error: {type(exc).__name__}: {exc} (please report this)")
+        return EXIT_BUG
 
 
 if __name__ == "__main__":

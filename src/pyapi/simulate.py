@@ -17,16 +17,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine._state import derive_seed
 from boardcore.protocol import Game
-from boardcore.values import check_int, check_seed
+from boardcore.values import check_int, check_seed, quote
 
-__all__ = ["SimulationResult", "derive_seed", "simulate"]
+if TYPE_CHECKING:
+    import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+__all__ = ["PANDAS_MISSING", "SimulationResult", "derive_seed", "simulate"]
+
+PANDAS_MISSING = "SimulationResult.to_pandas() needs pandas: pip install 'boardcore[pandas]'"
 
 # Games per call into the compiled kernel: small enough for a live progress bar, large
 # enough that the Python overhead per chunk is noise.
@@ -61,6 +66,43 @@ class SimulationResult:
         """Number of games played."""
         return int(self.lengths.shape[0])
 
+    def to_pandas(self) -> pandas.DataFrame:
+        """Return one row per game as a pandas ``DataFrame`` (needs ``boardcore[pandas]``).
+
+        The index ``game`` is the seed index (game ``i`` replays from
+        ``derive_seed(seed, 0, i)``); the columns are ``score_<seat>``,
+        ``winner_<seat>`` (bool), ``length`` and the game's stats, ``end`` as a
+        categorical of ``game.end_reasons``. ``df.attrs`` holds the game's name,
+        players, options and the batch seed.
+
+        Raises:
+            ImportError: pandas is not installed (the message names the extra).
+
+        >>> import boardcore
+        >>> result = boardcore.simulate(boardcore.make("fool", players=4), 5, seed=1)
+        >>> df = result.to_pandas()  # doctest: +SKIP
+        >>> df.shape, list(df.columns[-3:]), df["end"].dtype.name  # doctest: +SKIP
+        ((5, 11), ['length', 'end', 'rounds'], 'category')
+        """
+        try:
+            import pandas as pd  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        except ImportError:
+            raise ImportError(PANDAS_MISSING) from None
+        players = range(self.game.num_players)
+        columns: dict[str, object] = {}
+        columns.update({f"score_{p}": self.scores[:, p] for p in players})
+        columns.update({f"winner_{p}": self.winners[:, p] for p in players})
+        columns["length"] = self.lengths
+        for name, values in self.stats.items():
+            if name == "end":
+                columns[name] = pd.Categorical.from_codes(values, self.game.end_reasons)
+            else:
+                columns[name] = values
+        frame = pd.DataFrame(columns, index=pd.RangeIndex(self.games, name="game"))
+        frame.attrs.update(game=self.game.name, players=self.game.num_players,
+                           options=dict(self.game.options), seed=self.seed)
+        return frame
+
 
 def simulate(
     game: Game[Any],
@@ -78,14 +120,17 @@ def simulate(
         games: how many games, ``>= 1``.
         seed: the batch seed (``None`` draws one); equal seeds give equal results.
         workers: threads to spread the games over; results do not depend on it.
-        progress: ``True`` (stderr) or a text stream: draw a progress bar there.
+        progress: ``True`` (stderr) or a text stream: report progress there. On a
+            terminal a bar is redrawn in place; on a file or pipe only the closing
+            line is written, never a carriage-return frame.
         on_chunk: called with the number of games finished after each chunk.
 
     Returns:
         A ``SimulationResult`` of numpy arrays.
 
     Raises:
-        TypeError: a non-integer ``games`` or ``workers``.
+        TypeError: a non-integer ``games`` or ``workers``, or a ``progress`` that is
+            neither a bool nor a text stream.
         ValueError: ``games`` or ``workers`` below 1, or a bad seed.
     """
     if not isinstance(game, Game):
@@ -97,6 +142,8 @@ def simulate(
     if w < 1:
         raise ValueError(f"workers must be at least 1, not {w!r}")
     s = check_seed(seed)
+    if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):
+        raise TypeError(f"progress must be a bool or a text stream, not {quote(progress)}")
     players = game.num_players
     scores = np.zeros((n, players), dtype=np.int64)
     winners = np.zeros((n, players), dtype=np.uint8)
@@ -105,7 +152,7 @@ def simulate(
     engine = game._engine
     chunks = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
     stream = sys.stderr if progress is True else (progress or None)
-    bar = _ProgressBar(n, stream) if stream is not None else None
+    bar: _ProgressBar | None = None
     done = 0
 
     def run(bounds: tuple[int, int]) -> int:
@@ -113,25 +160,35 @@ def simulate(
         return bounds[1] - bounds[0]
 
     start = time.perf_counter()
-    if w == 1:
-        finished = map(run, chunks)
-        for k in finished:
-            done += k
-            if bar:
-                bar.update(done)
-            if on_chunk:
-                on_chunk(done)
-    else:
-        with ThreadPoolExecutor(max_workers=w) as pool:
-            for k in pool.map(run, chunks):
+    try:
+        if stream is not None:
+            bar = _ProgressBar(n, stream)
+        if w == 1:
+            for k in map(run, chunks):
                 done += k
                 if bar:
                     bar.update(done)
                 if on_chunk:
                     on_chunk(done)
-    seconds = time.perf_counter() - start
-    if bar:
-        bar.close()
+        else:
+            pool = ThreadPoolExecutor(max_workers=w)
+            try:
+                for k in pool.map(run, chunks):
+                    done += k
+                    if bar:
+                        bar.update(done)
+                    if on_chunk:
+                        on_chunk(done)
+            except BaseException:
+                # Ctrl-C or a failing callback: the running chunks finish, the rest
+                # are dropped instead of played to the end.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+    finally:
+        seconds = time.perf_counter() - start
+        if bar:
+            bar.close(done)
     return SimulationResult(
         game=game,
         seed=s,
@@ -144,27 +201,46 @@ def simulate(
 
 
 class _ProgressBar:
-    """A one-line text progress bar with a rate and an ETA."""
+    """A progress bar with a rate and an ETA, redrawn in place only on a terminal.
+
+    On anything else (a file, a pipe, a ``StringIO``) it writes no carriage-return
+    frame, only the closing line.
+    """
 
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total = total
         self.stream = stream
+        try:
+            self.live = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.live = False
         self.start = time.perf_counter()
+        self.drawn = -1.0
         self.update(0)
 
-    def update(self, done: int) -> None:
+    def _line(self, done: int) -> str:
         elapsed = time.perf_counter() - self.start
-        frac = done / self.total
         width = 30
-        filled = int(width * frac)
+        filled = int(width * done / self.total)
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - done) / rate if rate > 0 else 0.0
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games "
+        return (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games "
             f"{rate:,.0f}/s eta {eta:.1f}s"
         )
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if not self.live or (now - self.drawn < 0.1 and done < self.total):
+            return
+        self.drawn = now
+        self.stream.write(f"\r{self._line(done)}\x1b[K")
         self.stream.flush()
 
-    def close(self) -> None:
-        self.stream.write("\n")
+    def close(self, done: int) -> None:
+        if self.live:
+            line = f"\r{self._line(done)}\x1b[K\n"
+        else:
+            line = f"{done}/{self.total} games in {time.perf_counter() - self.start:.2f} s\n"
+        self.stream.write(line)
         self.stream.flush()

@@ -1,0 +1,97 @@
+"""``boardcore simulate … --plot FILE``: win rates, scores and lengths in one picture.
+
+matplotlib is an optional extra (``pip install 'boardcore[plot]'``) and is imported only
+here, only when a plot is asked for; the figure is drawn without pyplot, so no window
+or GUI backend is ever touched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from boardcore.simulate import SimulationResult
+from boardcore.stats import Summary, summarize
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["MISSING", "check_target", "figure", "save"]
+
+MISSING = "--plot needs matplotlib: pip install 'boardcore[plot]'"
+
+
+def _figure_class() -> type[Figure]:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError(MISSING) from None
+    return Figure
+
+
+def check_target(path: str) -> None:
+    """Refuse, before any game is played, a plot that could not be written.
+
+    Raises:
+        ImportError: matplotlib is not installed (the message names the extra).
+        ValueError: the file's suffix is not an image format matplotlib writes.
+    """
+    figure_class = _figure_class()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    formats = figure_class().canvas.get_supported_filetypes()
+    if suffix not in formats:
+        raise ValueError(
+            f"--plot {path!r}: name the file with an image suffix: "
+            f"{', '.join('.' + f for f in sorted(formats))}"
+        )
+
+
+def _bins(values: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Bins of whole width centred on integers: no aliasing stripes in integer data."""
+    lo, hi = int(values.min()), int(values.max())
+    width = max(1, -(-(hi - lo + 1) // 60))
+    return np.arange(lo, hi + width + 1, width, dtype=np.float64) - 0.5
+
+
+def figure(result: SimulationResult, summary: Summary | None = None) -> Figure:
+    """Return the figure: win rate by seat (95 % intervals), scores per seat, lengths."""
+    from matplotlib.ticker import MaxNLocator
+
+    s = summary or summarize(result)
+    fig = _figure_class()(figsize=(15, 4.6), layout="constrained")
+    win, score, length = fig.subplots(1, 3)
+    seats = np.arange(s.players)
+    rates = np.array([seat.win_rate for seat in s.seats])
+    below = rates - np.array([seat.ci_low for seat in s.seats])
+    above = np.array([seat.ci_high for seat in s.seats]) - rates
+    win.bar(seats, 100 * rates, yerr=100 * np.vstack([below, above]), capsize=4,
+            color="#4c72b0")
+    win.axhline(100 / s.players, color="grey", linestyle="--", linewidth=1,
+                label=f"even chance ({100 / s.players:.1f}%)")
+    win.set(title="win rate by seat, 95% interval", xlabel="seat", ylabel="win rate (%)",
+            xticks=seats)
+    win.set_ylim(0, 100 * max(seat.ci_high for seat in s.seats) * 1.25)
+    win.legend(loc="upper right")
+    bins = _bins(result.scores)
+    for p in range(s.players):
+        score.hist(result.scores[:, p], bins=bins, histtype="step", linewidth=1.4,
+                   label=f"seat {p}")
+    score.set(title="final scores per seat", xlabel="score", ylabel="games")
+    score.legend()
+    length.hist(result.lengths, bins=_bins(result.lengths), color="#55a868")
+    length.set(title="game length", xlabel="actions per game", ylabel="games")
+    for axes, values in ((score, result.scores), (length, result.lengths)):
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo < 6:  # (nearly) constant, as 3 Or More's 47 actions: room around it
+            axes.set_xlim(lo - 3, hi + 3)
+    fig.suptitle(f"{s.game}: {s.games:,} games, {s.players} players, seed {s.seed}")
+    return fig
+
+
+def save(result: SimulationResult, path: str, summary: Summary | None = None) -> None:
+    """Draw the figure of ``result`` into the image file ``path`` (format from its suffix)."""
+    figure(result, summary).savefig(path, dpi=100)

@@ -1,0 +1,176 @@
+"""The boardcore command as a process: under a pipe, into files, on a terminal, on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import boardcore
+
+BOARDCORE = [sys.executable, "-m", "boardcore"]
+SIMULATE = [*BOARDCORE, "simulate", "just4fun", "--players", "4", "--seed", "1"]
+posix_only = pytest.mark.skipif(os.name != "posix", reason="pipes and ptys as on POSIX")
+
+
+def test_console_script_runs() -> None:
+    done = subprocess.run([*SIMULATE, "--games", "1000"], capture_output=True, text=True,
+                          check=True)
+    assert "four_in_a_row" in done.stdout and "exhaustion" in done.stdout
+    assert done.stderr == ""
+
+
+def test_python_m_boardcore_is_the_command() -> None:
+    done = subprocess.run([*BOARDCORE, "--version"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, f"boardcore {boardcore.__version__}\n")
+    script = shutil.which("boardcore", path=str(Path(sys.executable).parent))
+    if script:  # the console script installed beside this interpreter
+        same = subprocess.run([script, "--version"], capture_output=True, text=True)
+        assert (same.returncode, same.stdout) == (done.returncode, done.stdout)
+    bad = subprocess.run([*BOARDCORE, "simulate", "just4fun", "--players", "4", "--games",
+                          "1000000000000000"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("boardcore: error: ") and bad.stderr.count("\n") == 1
+
+
+CLOSED_PIPE = {
+    "rules": [*BOARDCORE, "rules", "just4fun"],
+    "summary": [*SIMULATE, "--games", "300"],
+    "csv": [*SIMULATE, "--games", "3000", "--csv"],
+    "json": [*SIMULATE, "--games", "300", "--json"],
+    "help": [*BOARDCORE, "simulate", "--help"],
+    "version": [*BOARDCORE, "--version"],
+}
+
+
+@posix_only
+@pytest.mark.parametrize("command", CLOSED_PIPE.values(), ids=CLOSED_PIPE.keys())
+def test_a_closed_pipe_ends_quietly(command: list[str]) -> None:
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a byte is written: every write fails
+    try:
+        done = subprocess.run(command, stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 0
+    assert done.stderr == b""  # no traceback, no "Exception ignored"
+
+
+@posix_only
+@pytest.mark.parametrize("line", ["rules just4fun | head -3",
+                                  "simulate just4fun --players 4 --seed 1 --games 300 | head -1",
+                                  "simulate fool --players 4 --games 3e4 --seed 1 --csv | head -1"])
+def test_head_reads_the_first_lines(line: str) -> None:
+    command, head = line.split(" | ")
+    python = " ".join([sys.executable, "-m", "boardcore"])
+    done = subprocess.run(
+        ["bash", "-c", f"{python} {command} | {head}; exit ${{PIPESTATUS[0]}}"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert len(done.stdout.splitlines()) == int(head.split("-")[-1])
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--csv"]], ids=["text", "json", "csv"])
+def test_files_and_pipes_get_no_carriage_return(extra: list[str], tmp_path: Path) -> None:
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("wb") as o, err.open("wb") as e:
+        done = subprocess.run([*SIMULATE, "--games", "3000", *extra], stdout=o, stderr=e)
+    assert done.returncode == 0
+    assert b"\r" not in out.read_bytes() and out.stat().st_size > 0
+    assert err.read_bytes() == b""  # the bar is for terminals only
+    piped = subprocess.run([*SIMULATE, "--games", "3000", *extra], capture_output=True)
+    assert b"\r" not in piped.stdout and piped.stderr == b""
+
+
+def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:
+    seen = b""
+    end = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the terminal's other side closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+@posix_only
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str) -> None:
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    # Far more games than the test waits for (minutes of play): it ends only by the
+    # interrupt, sent once the bar shows that games are being played.
+    proc = subprocess.Popen([*SIMULATE, "--games", "1e7", "--workers", workers],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    try:
+        drawn = _read_until(master, b" games ", 60)
+        assert drawn.startswith(b"\r[") and b"/10000000 games" in drawn, drawn
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, _ = proc.communicate(timeout=60)
+        stopped = time.monotonic() - start
+        rest = _read_until(master, b"interrupted\r\n", 10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 130 and out == b""
+    assert stopped < 20  # the queued chunks were dropped, not played
+    # What the terminal shows last is the message alone on its line: the bar's line is
+    # returned to (\r) and cleared (ESC [K) first, in case the bar was cut short.
+    lines = (drawn + rest).replace(b"\r\n", b"\n").split(b"\n")
+    assert lines[-1] == b"" and lines[-2].endswith(b"\r\x1b[Kboardcore: interrupted")
+    assert lines[-2].split(b"\r")[-1] == b"\x1b[Kboardcore: interrupted", lines[-3:]
+    assert b"Traceback" not in drawn + rest and b"KeyboardInterrupt" not in drawn + rest
+
+
+@posix_only
+def test_ctrl_c_off_a_terminal_is_one_line_too(tmp_path: Path) -> None:
+    err = tmp_path / "err"
+    with err.open("wb") as e:
+        proc = subprocess.Popen([*SIMULATE, "--games", "1e7"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=e)
+        # No bar off a terminal to say when play began: wait long enough to be past the
+        # imports, far from the end (minutes of games).
+        time.sleep(3)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out == b""
+    assert err.read_bytes() == b"boardcore: interrupted\n"
+
+
+def test_optional_extras_are_not_imported_unless_asked() -> None:
+    code = (
+        "import sys\n"
+        "import boardcore, boardcore.cli, boardcore.stats\n"
+        "assert boardcore.cli.main(['simulate', 'fool', '--players', '4', '--games', '50',"
+        " '--seed', '1', '--json', '-O', '/dev/null' if sys.platform != 'win32' else 'NUL']) == 0\n"
+        "print(sorted(m for m in ('matplotlib', 'pandas', 'tqdm', 'rich') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == "[]\n"
+
+
+def test_the_core_install_needs_only_numpy() -> None:
+    from importlib.metadata import requires
+
+    needed = [r for r in requires("boardcore") or [] if "extra ==" not in r]
+    assert [r.split(">")[0].split("=")[0].strip() for r in needed] == ["numpy"]
+    extras = " ".join(r for r in requires("boardcore") or [] if "extra ==" in r)
+    assert 'extra == "plot"' in extras and 'extra == "pandas"' in extras
