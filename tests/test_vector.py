@@ -240,3 +240,16 @@ def test_batch_survives_hostile_calls() -> None:
                 fn(*args)
             except Exception:
                 pass
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import boardcore.vector
+
+    tests = doctest.DocTestFinder().find(boardcore.vector)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert sum(len(t.examples) for t in tests) > 5

@@ -14,7 +14,7 @@ import numpy as np
 from boardcore.values import quote
 
 if TYPE_CHECKING:
-    from gymnasium import spaces
+    import gymnasium.spaces
 
     from boardcore._registry import AnyGame, AnyState
 
@@ -57,9 +57,10 @@ def resolve_game(game: object, players: object, options: dict[str, object]) -> A
     return boardcore.make(game, players=players, **options)  # type: ignore[call-overload,no-any-return]
 
 
-def observation_space(game: AnyGame) -> spaces.Dict:
+def observation_space(game: AnyGame) -> gymnasium.spaces.Dict:
     """``Dict(observation=Box(float32), action_mask=Box(int8, 0..1))`` for ``game``."""
-    spaces = require("gymnasium.spaces")
+    require("gymnasium")
+    from gymnasium import spaces
     return spaces.Dict({
         "observation": spaces.Box(-FLOAT_MAX, FLOAT_MAX, game.observation_shape, np.float32),
         "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),

@@ -64,7 +64,7 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = observation_space(game)
-        discrete = spaces.Discrete(game.num_actions)
+        discrete: spaces.Discrete[np.int64] = spaces.Discrete(game.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = dict.fromkeys(self.possible_agents, discrete)
         self._zeros = np.zeros(game.num_actions, dtype=np.int8)
@@ -76,7 +76,7 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
         """The ``Dict(observation, action_mask)`` space (the same object every call)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Discrete:
+    def action_space(self, agent: str) -> spaces.Discrete[np.int64]:
         """``Discrete(game.num_actions)`` (the same object every call)."""
         return self.action_spaces[agent]
 

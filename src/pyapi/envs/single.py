@@ -45,7 +45,7 @@ __all__ = ["BoardcoreEnv", "LegalActions"]
 Observation = dict[str, npt.NDArray[Any]]
 
 
-class LegalActions(spaces.Discrete):
+class LegalActions(spaces.Discrete[np.int64]):
     """``Discrete(num_actions)`` whose ``sample()`` draws a legal action of its env.
 
     Without a mask, ``sample()`` uses the environment's current action mask, so a
@@ -56,13 +56,12 @@ class LegalActions(spaces.Discrete):
         super().__init__(env.game.num_actions)
         self.env = env
 
-    def sample(self, mask: npt.NDArray[np.int8] | None = None,
-               probability: npt.NDArray[np.float64] | None = None) -> np.int64:
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A uniformly random legal action (or as ``Discrete.sample`` with a mask)."""
         if mask is None and probability is None and self.env.state is not None \
                 and self.env.state.current_player == self.env.seat:
             mask = self.env.state.legal_actions_mask().view(np.int8)
-        return super().sample(mask=mask, probability=probability)
+        return np.int64(super().sample(mask=mask, probability=probability))
 
 
 class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
@@ -106,7 +105,8 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
             raise TypeError(f"opponents must be an agent or its name, not {quote(opponents)}")
         self.opponents = opponents
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.game)
+        # gymnasium >= 1.3 types Dict as Space[dict[str, Any]]: wider than our dict
+        self.observation_space = observation_space(self.game)  # type: ignore[assignment,unused-ignore]
         self.action_space = LegalActions(self)
         self._agent: Agent | None = None
         self._over = True
@@ -145,7 +145,7 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         reward = final_rewards(state)[self.seat] if over else 0.0
         return self._observe(state), reward, over, False, {}
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         """The text picture of the position (``render_mode="ansi"``), else ``None``."""
         if self.render_mode != "ansi" or self.state is None:
             return None
@@ -156,7 +156,8 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         """Whether ``action`` is an int (or numpy integer) naming a legal action."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             return True     # a wrong type is the caller's bug: apply raises TypeError
-        return 0 <= action < state.game.num_actions and bool(state.legal_actions_mask()[action])
+        return bool(0 <= action < state.game.num_actions
+                    and state.legal_actions_mask()[action])
 
     def _opponents_move(self, state: AnyState) -> None:
         agent = self._agent
