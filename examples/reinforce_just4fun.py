@@ -93,7 +93,8 @@ def train(args: argparse.Namespace) -> list[float]:
     rng = np.random.default_rng(args.seed)
     obs, _ = env.reset()
     acted = np.ones(args.envs, np.bool_)      # False on the step that starts a new episode
-    baseline, rates, start = 0.5, [], time.perf_counter()
+    baseline, rates = 0.5, []
+    start, cpu = time.perf_counter(), time.process_time()
     for iteration in range(1, args.iterations + 1):
         steps, ends = [], []
         for _ in range(args.steps):
@@ -125,7 +126,8 @@ def train(args: argparse.Namespace) -> list[float]:
         if iteration % args.every == 0 or iteration == args.iterations:
             recent = np.mean(rates[-args.every:])
             print(f"iteration {iteration:4d}  episodes {len(results):5d}  "
-                  f"win rate {recent:6.1%}  {time.perf_counter() - start:6.1f} s", flush=True)
+                  f"win rate {recent:6.1%}  {time.perf_counter() - start:6.1f} s "
+                  f"({time.process_time() - cpu:.1f} s CPU)", flush=True)
     env.close()
     return rates
 
