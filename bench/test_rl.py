@@ -32,16 +32,6 @@ EPISODES = 20         # AEC episodes per call of the PettingZoo loop
 C4_EPISODES = 60      # connect_four episodes per call: about as long as ours
 
 
-def _peer(module: str, figures: Any, what: str) -> Any:
-    """The peer module, or a skip with a note under the figures table."""
-    try:
-        return pytest.importorskip(module, exc_type=ImportError)
-    except pytest.skip.Exception:
-        figures.note(
-            f"{what} not installed (pip install boardcore[bench]): its ratios were not measured")
-        raise
-
-
 # ---------------------------------------------------------------------------------
 # VectorEnv, and pgx
 # ---------------------------------------------------------------------------------
@@ -104,9 +94,9 @@ def test_vector_env_self_play(benchmark, figures, median_seconds) -> None:
 
 
 @pytest.mark.benchmark(group="rl")
-def test_vector_env_vs_pgx(figures, alternate) -> None:
-    jax = _peer("jax", figures, "JAX (jax)")
-    pgx = _peer("pgx", figures, "pgx")
+def test_vector_env_vs_pgx(figures, alternate, pgx) -> None:
+    import jax
+
     ours, theirs = VectorLoop(), PgxLoop(jax, pgx)
     s = alternate({"vector_env": ours, "pgx": theirs}, rounds=9)
     if s is not None:
@@ -139,8 +129,7 @@ def aec_turns(env: Any, episodes: int, seed: int = 0) -> int:
     return turns
 
 
-def test_pettingzoo_adapter(benchmark, figures, median_seconds) -> None:
-    _peer("pettingzoo", figures, "PettingZoo (pettingzoo)")
+def test_pettingzoo_adapter(benchmark, figures, median_seconds, pettingzoo) -> None:
     from boardcore.envs import pettingzoo_env
 
     env = pettingzoo_env("just4fun", players=2)
@@ -154,10 +143,8 @@ def test_pettingzoo_adapter(benchmark, figures, median_seconds) -> None:
 
 
 @pytest.mark.benchmark(group="rl")
-def test_pettingzoo_adapter_vs_connect_four(figures, alternate) -> None:
-    _peer("pettingzoo", figures, "PettingZoo (pettingzoo)")
-    c4 = _peer("pettingzoo.classic.connect_four_v3", figures,
-               "PettingZoo connect_four_v3 (pettingzoo with pygame)")
+def test_pettingzoo_adapter_vs_connect_four(figures, alternate, connect_four_v3) -> None:
+    c4 = connect_four_v3
     from boardcore.envs import pettingzoo_env
 
     envs = {"ours": (pettingzoo_env("just4fun", players=2), EPISODES),
