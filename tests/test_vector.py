@@ -203,39 +203,47 @@ def test_batch_survives_hostile_calls() -> None:
     """The compiled batch refuses wrong arrays, out-of-range games and early calls."""
     game = boardcore.make("just4fun", players=2)
     batch = _vector.Batch(game._engine, 3, 1, -1, 0, 0, 0.0)
-    worker = _vector.Worker(len(b"x") * 100, 0)
-    obs = np.zeros((3, batch.observation_size), np.float32)
-    mask = np.zeros((3, batch.num_actions), np.int8)
-    cur = np.zeros(3, np.int32)
+    worker = _vector.Worker(100, 0)
+    arrays = [np.zeros((3, batch.observation_size), np.float32),
+              np.zeros((3, batch.num_actions), np.int8), np.zeros((3, 2), np.float32),
+              np.zeros(3, np.uint8), np.zeros(3, np.int32)]
     acts = np.zeros(3, np.int64)
-    rew = np.zeros((3, 2), np.float32)
-    term = np.zeros(3, np.uint8)
-    for call in (lambda: batch.check(acts), lambda: batch.random_actions(acts, 1),
-                 lambda: batch.step_slice(0, 3, worker, acts, obs, mask, rew, term, cur)):
-        with pytest.raises(RuntimeError):
+    for call in (lambda: batch.reset(0, 3, worker), lambda: batch.step(acts, worker),
+                 lambda: batch.step_slice(0, 3, worker, acts)):
+        with pytest.raises(RuntimeError):           # nothing bound yet
             call()
+    for i, bad in enumerate((np.zeros((3, 5), np.float32), np.zeros((2, 3924), np.int8),
+                             np.zeros((3, 1), np.float32), np.zeros(4, np.uint8),
+                             np.zeros(3, np.int64))):
+        with pytest.raises((ValueError, TypeError)):
+            batch.bind(*arrays[:i], bad, *arrays[i + 1:])
+    batch.bind(*arrays)
+    with pytest.raises(RuntimeError):
+        batch.bind(*arrays)                         # once
+    for call in (lambda: batch.check(acts), lambda: batch.random_actions(acts, 1),
+                 lambda: batch.step(acts, worker), lambda: batch.step_slice(0, 3, worker, acts)):
+        with pytest.raises(RuntimeError):           # no game has begun
+            call()
+    for start, stop in ((0, 4), (-1, 3), (2, 1)):
+        with pytest.raises(ValueError):
+            batch.reset(start, stop, worker)
     with pytest.raises(ValueError):
-        batch.reset(0, 4, worker, obs, mask, cur)
-    with pytest.raises(ValueError):
-        batch.reset(0, 3, worker, obs[:, :-1].copy(), mask, cur)
-    with pytest.raises(ValueError):
-        batch.step_slice(-1, 3, worker, acts, obs, mask, rew, term, cur)
-    with pytest.raises(ValueError):
-        batch.step_slice(0, 3, worker, acts, obs, mask, rew[:, :1].copy(), term, cur)
+        _vector.Worker(0, 0)
+    batch.reset(0, 3, worker)
     with pytest.raises(ValueError):
         batch.check(acts.astype(np.int32))
     with pytest.raises(ValueError):
-        _vector.Worker(0, 0)
-    batch.reset(0, 3, worker, obs, mask, cur)
+        batch.step(np.zeros(2, np.int64), worker)
     before = [batch.state_bytes(i) for i in range(3)]
-    batch.step_slice(0, 3, worker, np.full(3, 10**6, np.int64), obs, mask, rew, term, cur)
-    assert [batch.state_bytes(i) for i in range(3)] == before   # illegal: skipped
+    batch.step_slice(0, 3, worker, np.full(3, 10**6, np.int64))
+    assert batch.step(np.full(3, -1, np.int64), worker) == 0
+    assert [batch.state_bytes(i) for i in range(3)] == before   # illegal: nothing moved
     with pytest.raises(IndexError):
         batch.state_bytes(3)
     for name, fn in inspect.getmembers(batch, callable):
         if name.startswith("__"):
             continue
-        for args in ((), (None,), (np.zeros(3),), (-1, 10**9, None)):
+        for args in ((), (None,), (np.zeros(3),), (-1, 10**9, None), (0, 3, None, None)):
             try:
                 fn(*args)
             except Exception:

@@ -65,6 +65,13 @@ cdef class Batch:
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
     cdef readonly bint started    # every game has begun (reset)
+    # The caller's arrays, bound once (``bind``): every call writes into them.
+    cdef float[:, ::1] obs
+    cdef int8_t[:, ::1] mask
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] terminated
+    cdef int32_t[::1] current
+    cdef bint bound
     cdef readonly Py_ssize_t n
     cdef readonly int players
     cdef readonly int num_actions
@@ -123,19 +130,32 @@ cdef class Batch:
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
 
+    def bind(self, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+             float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
+             int32_t[::1] current not None):
+        """Bind the arrays every later call writes into (once, before ``reset``)."""
+        if self.bound:
+            raise RuntimeError("this batch's arrays are bound already")
+        if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
+                or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
+                or rewards.shape[0] != self.n
+                or rewards.shape[1] != (self.players if self.learner < 0 else 1)
+                or terminated.shape[0] != self.n or current.shape[0] != self.n):
+            raise ValueError("the arrays do not fit this batch")
+        self.obs, self.mask, self.rewards = obs, mask, rewards
+        self.terminated, self.current = terminated, current
+        self.bound = True
+
     cdef int _ready(self) except -1:
         if not self.started:
             raise RuntimeError("call reset() first: the games have not begun")
         return 0
 
-    cdef int _check_arrays(self, Py_ssize_t start, Py_ssize_t stop, float[:, ::1] obs,
-                           int8_t[:, ::1] mask, int32_t[::1] current) except -1:
+    cdef int _check_slice(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+        if not self.bound:
+            raise RuntimeError("bind() the arrays first")
         if not 0 <= start <= stop <= self.n:
             raise ValueError(f"games {start}..{stop} are not games of this batch")
-        if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
-                or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
-                or current.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
         return 0
 
     cdef void _begin(self, Py_ssize_t i, Worker w) noexcept nogil:
@@ -186,18 +206,19 @@ cdef class Batch:
             mask[shown[j]] = 1
         current[0] = to_act
 
-    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
-              float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
-              int32_t[::1] current not None):
+    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None):
         """Begin a new episode in games ``start..stop-1``."""
         cdef Py_ssize_t i
-        cdef int seat
-        self._check_arrays(start, stop, obs, mask, current)
+        cdef int seat, j
+        self._check_slice(start, stop)
         with nogil:
             for i in range(start, stop):
                 self._begin(i, worker)
                 seat = self.learner if self.learner >= 0 else self.k.current(self._state(i))
-                self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+                self._show(i, seat, &self.obs[i, 0], &self.mask[i, 0], &self.current[i])
+                self.terminated[i] = 0
+                for j in range(self.rewards.shape[1]):
+                    self.rewards[i, j] = 0.0
         if not self.started:
             self.started = all(self.episodes[i] > 0 for i in range(self.n))
 
@@ -206,40 +227,55 @@ cdef class Batch:
 
         A game that ended in the last step resets in the next: its action is ignored.
         """
-        cdef Py_ssize_t i
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._ready()
+        return self._first_illegal(actions)
+
+    cdef Py_ssize_t _first_illegal(self, const int64_t[::1] actions) noexcept:
+        cdef Py_ssize_t i
         for i in range(self.n):
             if not self.ended[i] and not self._shown(i, actions[i]):
                 return i
         return -1
 
+    def step(self, const int64_t[::1] actions not None, Worker worker not None):
+        """Check every action, then (if all are legal) step every game: ``check`` and
+        ``step_slice`` in one call.  Return the first game whose action is illegal (then
+        nothing moved), else -1."""
+        cdef Py_ssize_t bad
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        self._check_slice(0, self.n)
+        self._ready()
+        bad = self._first_illegal(actions)
+        if bad < 0:
+            self._step(actions, 0, self.n, worker)
+        return bad
+
     def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
-                   const int64_t[::1] actions not None, float[:, ::1] obs not None,
-                   int8_t[:, ::1] mask not None, float[:, ::1] rewards not None,
-                   uint8_t[::1] terminated not None, int32_t[::1] current not None):
+                   const int64_t[::1] actions not None):
         """Step games ``start..stop-1`` with ``actions`` (checked by ``check`` first).
 
         An action that is not legal is skipped (``check`` refuses it first).
         """
-        self._check_arrays(start, stop, obs, mask, current)
-        if (actions.shape[0] != self.n or rewards.shape[0] != self.n
-                or rewards.shape[1] != (self.players if self.learner < 0 else 1)
-                or terminated.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
+        self._check_slice(start, stop)
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._ready()
-        self._step(actions, start, stop, worker, obs, mask, rewards, terminated, current)
+        self._step(actions, start, stop, worker)
 
     cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
-                    Worker worker, float[:, ::1] obs, int8_t[:, ::1] mask,
-                    float[:, ::1] rewards, uint8_t[::1] terminated,
-                    int32_t[::1] current) noexcept:
+                    Worker worker) noexcept:
         cdef Py_ssize_t i
         cdef int seat, p, count
         cdef int64_t a
         cdef uint8_t w[MAX_PLAYERS]
         cdef void *s
+        cdef float[:, ::1] obs = self.obs, rewards = self.rewards
+        cdef int8_t[:, ::1] mask = self.mask
+        cdef uint8_t[::1] terminated = self.terminated
+        cdef int32_t[::1] current = self.current
         with nogil:
             for i in range(start, stop):
                 s = self._state(i)

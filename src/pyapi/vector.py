@@ -109,8 +109,9 @@ class VectorEnv:
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._current = np.zeros(n, dtype=np.int32)
-        self._terminated_u8 = self._terminated.view(np.uint8)
         self._reward_view = self._rewards if learner < 0 else self._rewards[:, 0]
+        self._batch.bind(self._obs, self._mask, self._rewards,
+                         self._terminated.view(np.uint8), self._current)
         nodes = budget + 1 if kind == _KINDS["ismcts"] else 0
         state_size = len(self._batch.state_bytes(0))
         self._workers = [_vector.Worker(state_size, nodes) for _ in range(self.threads)]
@@ -148,9 +149,7 @@ class VectorEnv:
 
         The arrays are the environment's own, overwritten by the next call.
         """
-        self._run(self._batch.reset, self._obs, self._mask, self._current)
-        self._terminated[:] = False
-        self._rewards[:] = 0
+        self._run(self._batch.reset)
         self._started = True
         return self._obs, self._info()
 
@@ -170,12 +169,20 @@ class VectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = self._actions(actions)
-        bad = self._batch.check(acts)
+        if self._pool is None:          # one thread: check and step in one compiled call
+            if not self._lock.acquire(blocking=False):
+                raise RuntimeError("this VectorEnv is being stepped by another thread")
+            try:
+                bad = self._batch.step(acts, self._workers[0])
+            finally:
+                self._lock.release()
+        else:
+            bad = self._batch.check(acts)
+            if bad < 0:
+                self._run(self._batch.step_slice, acts)
         if bad >= 0:
             raise IllegalActionError(
                 f"illegal action {int(acts[bad])} in game {bad}; nothing was played")
-        self._run(self._batch.step_slice, acts, self._obs, self._mask, self._rewards,
-                  self._terminated_u8, self._current)
         return self._obs, self._reward_view, self._terminated, self._truncated, self._info()
 
     def _actions(self, actions: object) -> npt.NDArray[np.int64]:
