@@ -2,20 +2,21 @@ from typing import final
 
 import numpy as np
 import numpy.typing as npt
+
 from boardcore._engine._state import EngineConfig
 
 @final
 class Worker:
     """One thread's scratch memory."""
 
-    def __init__(self, state_size: int, nodes: int) -> None: ...
+    def __new__(cls, state_size: int, nodes: int) -> Worker: ...
 
 @final
 class Batch:
     """``n`` games of one configuration, stepped together."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         config: EngineConfig,
         n: int,
         seed: int,
@@ -23,7 +24,7 @@ class Batch:
         kind: int,
         budget: int,
         exploration: float,
-    ) -> None: ...
+    ) -> Batch: ...
     @property
     def n(self) -> int: ...
     @property
