@@ -268,7 +268,7 @@ cdef class Batch:
     cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
                     Worker worker) noexcept:
         cdef Py_ssize_t i
-        cdef int seat, p, count
+        cdef int seat, p, count, to_act
         cdef int64_t a
         cdef uint8_t w[MAX_PLAYERS]
         cdef void *s
@@ -293,11 +293,12 @@ cdef class Batch:
                 seat = self.k.current(s)
                 self.k.apply(s, <int>a)
                 self._opponents(i, worker)
+                to_act = self.k.current(s)
                 if self.learner >= 0:
                     seat = self.learner
-                elif self.k.current(s) >= 0:
-                    seat = self.k.current(s)
-                if self.k.current(s) < 0:
+                elif to_act >= 0:
+                    seat = to_act
+                if to_act < 0:
                     # The final result: 1 for a sole winner, 1/k for k who share, 0 else.
                     self.k.winners(s, w)
                     count = 0
