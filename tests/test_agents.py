@@ -40,8 +40,9 @@ def positions(name: str, count: int = 6) -> list[Any]:
             steps = random.Random(i).randrange(60)
             for _, _a in zip(range(steps), random_walk(state, random.Random(i))):
                 pass
-            if not state.is_over():
-                out.append(state)
+            if state.is_over():
+                state.undo()       # the last decision of the game
+            out.append(state)
     return out
 
 

@@ -7,8 +7,11 @@ tests/test_golden.py, the doctests by tests/test_docs.py.
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
+import xml.etree.ElementTree as ET
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -21,12 +24,16 @@ from boardcore import (
     InvalidStateError,
     NotationError,
 )
+from boardcore._engine import _search
+from boardcore.pictures import HIGHLIGHT
 from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
+from boardcore.values import RummikubJuniorMove
 from tests.conftest import HEADER, set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
 
 ALL = ref.TILES[:40] + ["J"] * 4
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def position(
@@ -737,3 +744,201 @@ def test_state_from_dict_refuses_truncated_and_inconsistent_documents() -> None:
         set_up(game, dict(d, went_out=None))
     # Set up once over, the game stays over.
     assert set_up(game, d).is_over()
+
+
+# -- determinization (search agents) and observations ---------------------------------------
+
+def _chi2_critical(df: int) -> float:
+    # The chi-square value exceeded with probability 0.001 (Wilson-Hilferty).
+    return float(df * (1 - 2 / (9 * df) + 3.0902 * (2 / (9 * df)) ** 0.5) ** 3)
+
+
+def _deal_frequencies(state: Any, seat: int, samples: int) -> Counter[tuple[Any, ...]]:
+    seen: Counter[tuple[Any, ...]] = Counter()
+    for i in range(samples):
+        d = _search.determinize(state, seat, seed=i).to_dict()
+        seen[(tuple(d["racks"][1 - seat]), tuple(d["pool"]))] += 1
+    return seen
+
+
+def _chi2(seen: Counter[tuple[Any, ...]], expected: Counter[tuple[Any, ...]]) -> float:
+    samples, total = sum(seen.values()), sum(expected.values())
+    assert set(seen) <= set(expected)
+    return sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
+               for k, v in expected.items())
+
+
+def test_determinizations_are_uniform_over_the_consistent_deals() -> None:
+    """Every deal of the unseen tiles comes as often as a shuffle makes it.
+
+    Seat 0 sees four unseen tiles, two of them jokers: R10 B1 J J for seat 1's two tiles
+    and the two-tile pool.  The four jokers are distinct tiles, so seat 1 holding both
+    comes half as often as each other deal.
+    """
+    table = ("R3 R4 R5 R6 R7 R8 R9 J(R10)", "J(B1) B2 B3 B4 B5 B6 B7 B8 B9 B10",
+             "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10", "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10")
+    state = position(["R1 R2", "R10 B1"], table, pool=["J", "J"])
+    expected: Counter[tuple[Any, ...]] = Counter()
+    for perm in itertools.permutations(["R10", "B1", "J", "J"]):
+        expected[(tuple(sorted(perm[:2], key=ref.ORDER.__getitem__)), perm[2:])] += 1
+    assert len(expected) == 7
+    seen = _deal_frequencies(state, 0, 4000)
+    assert _chi2(seen, expected) < _chi2_critical(len(expected) - 1)
+    # What seat 0 sees never moves; the generator is drawn afresh.
+    d = _search.determinize(state, 0, seed=1)
+    assert d.view(0) == state.view(0) and d.to_dict()["rng"] != state.to_dict()["rng"]
+
+
+def test_determinization_keeps_a_taken_joker_with_its_seat() -> None:
+    """A seat that swapped a joker keeps it, and tiles to lay it with.
+
+    Seat 0 swapped a joker (K5c) and must lay it next; every run on the table is full, so
+    it holds tiles that make a new run with the joker.  Seat 1 sees R7-R10 and one more
+    joker unseen: seat 0 keeps its joker and takes two of them, never R7 with R10 (no run
+    of three with one joker), and the pool the rest.
+    """
+    table = ("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10",
+             "K1 K2 K3 K4 K5 K6 K7 K8 K9 K10")
+    state = position(["R7 R8 J", "R1 R2 R3 R4 R5 R6 J J"], table,
+                     pool=["R9", "R10", "J"], laid=True, pending=True)
+    expected: Counter[tuple[Any, ...]] = Counter()
+    for perm in itertools.permutations(["R7", "R8", "R9", "R10", "J"]):
+        if set(perm[:2]) != {"R7", "R10"}:
+            rack = tuple(sorted([*perm[:2], "J"], key=ref.ORDER.__getitem__))
+            expected[(rack, perm[2:])] += 1
+    seen = _deal_frequencies(state, 1, 3000)
+    assert all("J" in rack for rack, _ in seen)
+    assert _chi2(seen, expected) < _chi2_critical(len(expected) - 1)
+    # The seat that swapped knows its own rack: nothing of it is redrawn.
+    assert _search.determinize(state, 0, seed=3).to_dict()["racks"][0] == ["R7", "R8", "J"]
+
+
+def test_observation_planes_of_a_known_position() -> None:
+    state = position(["R1 R2 R3 B4 K9", "K1 K2 J"], ("B1 J(B2) B3",), stars=[6, 7])
+    game = state.game
+    assert game.observation_shape == (387,)
+    assert boardcore.make("rummikub_junior", players=4).observation_shape == (393,)
+
+    def planes(seat: int) -> dict[str, np.ndarray]:
+        obs, out, start = state.observation(seat), {}, 0
+        for name, size in game.observation_planes:
+            out[name] = obs[start:start + size]
+            start += size
+        return out
+
+    p = planes(1)
+    assert np.flatnonzero(p["rack"]).tolist() == [30, 31]             # K1 K2
+    assert p["rack_jokers"].tolist() == [0.25]
+    runs = p["run_colours"].reshape(14, 4)
+    assert runs[0].tolist() == [0, 1, 0, 0] and not runs[1:].any()    # run 0 is blue
+    assert np.flatnonzero(p["run_tiles"]).tolist() == [0, 2]         # B1, B3
+    assert np.flatnonzero(p["run_jokers"]).tolist() == [1]           # J(B2)
+    assert np.allclose(p["stars"], [7 / 56, 6 / 56])                 # seat 1 first
+    assert np.allclose(p["rack_sizes"], [3 / 44, 5 / 44])
+    assert p["to_act"].tolist() == [0, 1]
+    assert np.allclose(p["pool_size"], [(44 - 11) / 44])
+    assert p["laid_this_turn"].tolist() == p["joker_pending"].tolist() == [0]
+    assert planes(0)["to_act"].tolist() == [1, 0]
+    play(state, "new R1 R2 R3", "extend 0 right B4")
+    p = planes(0)
+    assert np.flatnonzero(p["rack"]).tolist() == [38]                 # K9
+    assert np.flatnonzero(p["run_tiles"]).tolist() == [0, 2, 3, 10, 11, 12]
+    assert p["run_colours"].reshape(14, 4)[1].tolist() == [1, 0, 0, 0]
+    assert p["laid_this_turn"].tolist() == [1]
+    play(state, "end", "pass")
+    p = planes(1)
+    assert np.allclose(p["stars"], [6 / 56, 11 / 56]) and p["to_act"].tolist() == [0, 1]
+    assert np.allclose(p["rack_sizes"], [4 / 44, 1 / 44])
+    assert np.allclose(p["pool_size"], [(44 - 12) / 44])
+
+
+# -- explained moves and pictures -----------------------------------------------------------
+
+def test_explain_tells_the_tiles_the_run_and_the_stars() -> None:
+    state = position(["Y2 B1 B2 K9 J", "K1 K2"], ("Y1 J(Y2) Y3",))
+    new = state.parse_action("new B1 B2 J(B3)")
+    assert state.explain(state.parse_action("swap 0 1")) == RummikubJuniorMove(
+        player=0, move="swap 0 1", kind="swap", tiles=("Y2",), run=0, run_after="Y1 Y2 Y3",
+        lays_taken_joker=False, drew=False, went_out=False, game_over=False, gains=(1, 0))
+    play(state, "swap 0 1")
+    told = state.explain(new)
+    assert told == RummikubJuniorMove(
+        player=0, move="new B1 B2 J(B3)", kind="new", tiles=("B1", "B2", "J(B3)"), run=1,
+        run_after="B1 B2 J(B3)", lays_taken_joker=True, drew=False, went_out=False,
+        game_over=False, gains=(3, 0))        # K7: the retaken joker earns nothing
+    state.apply(new)
+    assert state.last_move == told
+    play(state, "extend 1 right J(B4)")
+    last = state.last_move
+    assert last is not None and last.tiles == ("J(B4)",) and last.run_after == "B1 B2 J(B3) J(B4)"
+    assert not last.lays_taken_joker and last.gains == (1, 0)
+    play(state, "end")
+    assert state.last_move == RummikubJuniorMove(
+        player=0, move="end", kind="end", tiles=(), run=None, run_after=None,
+        lays_taken_joker=False, drew=False, went_out=False, game_over=False, gains=(0, 0))
+
+
+def test_explain_a_pass_tells_the_draw_but_never_the_tile() -> None:
+    state = position(["R1", "K1"])
+    told = state.explain(0)
+    assert told.kind == "pass" and told.drew and told.tiles == () and told.gains == (-1, 0)
+    rest = [t for t in ALL if t not in ("R1", "K1")]
+    state = position(["R1", "K1 " + " ".join(rest)], pool=[])
+    assert not state.explain(0).drew and state.explain(0).gains == (0, 0)
+    play(state, "pass")
+    told = state.explain(0)                  # the second pass of a round ends the game
+    assert told.game_over and not told.went_out and told.gains == (-1, -6)   # K11
+
+
+def test_explain_going_out() -> None:
+    state = position(["R1 R2 R3", "K1 K2 K3 J", "B1 B2"], stars=[6, 2, 6])
+    told = state.explain(state.parse_action("new R1 R2 R3"))
+    assert told.went_out and told.game_over and told.run == 0
+    assert told.gains == (5, -2, -2)         # K7 + K10: 4 and the bonus; the others pay
+
+
+def _svg_texts(svg: str) -> list[tuple[str, str]]:
+    root = ET.fromstring(svg)
+    return [(t.text or "", t.get("fill", "")) for t in root.iter(f"{SVG}text")]
+
+
+def test_picture_of_a_known_position() -> None:
+    state = position(["R1 R2 R3 B4 K9", "K1 K2 J"], ("B1 J(B2) B3",), stars=[6, 7])
+    play(state, "new R1 R2 R3", "extend 0 right B4")
+    svg = state.svg(size=600)
+    texts = _svg_texts(svg)
+    ink = {"R": "#c0392b", "B": "#1f5fae", "K": "#1b1b1b"}
+    # The runs' numbers in their colours, the joker showing the number it stands for.
+    for number, colour in (("1", "B"), ("2", "B"), ("3", "B"), ("4", "B"), ("1", "R"),
+                           ("3", "R"), ("9", "K"), ("1", "K"), ("2", "K")):
+        assert (number, ink[colour]) in texts, (number, colour)
+    words = " ".join(t for t, _ in texts)
+    assert "bank 38" in words and "pool 33" in words
+    assert "seat 0 to act, may lay more or end" in words
+    assert "last: seat 0 laid B4 on run 0, +1 star" in words
+    assert "11 stars, 1 tile" in words and "7 stars, 3 tiles" in words
+    # The last tile laid is marked; a face-down tile is drawn for each hidden one.
+    assert svg.count(HIGHLIGHT) == 2               # the line saying it and the tile's box
+    back = 'fill="#5b6b8c"'
+    assert svg.count(back) == 3                          # the pool's stack
+    assert state.svg(perspective=0).count(back) == 3 + 3     # and seat 1's three tiles
+    assert state.svg(perspective=1).count(back) == 3 + 1     # and seat 0's K9
+    assert "as seat 1 sees it" in state.svg(perspective=1)
+    cairosvg = pytest.importorskip("cairosvg")
+    png = cairosvg.svg2png(bytestring=svg.encode())
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 600
+
+
+def test_picture_marks_a_pass_and_the_end() -> None:
+    state = position(["R1 R2 R3", "K1 K2 K3 J"], stars=[6, 2])
+    assert HIGHLIGHT not in state.svg()
+    play(state, "pass")
+    assert "last: seat 0 passed and drew a tile, -1 star" in " ".join(
+        t for t, _ in _svg_texts(state.svg()))
+    play(state, "new K1 K2 K3")
+    words = " ".join(t for t, _ in _svg_texts(state.svg()))
+    assert "last: seat 1 laid run 0: K1 K2 K3, +4 stars" in words
+    play(state, "extend 0 right J(K4)")
+    words = " ".join(t for t, _ in _svg_texts(state.svg()))
+    assert "over (seat 1 went out): seat 1 won" in words and "seat 1 won" in words
+    assert "and went out, +2 stars" in words

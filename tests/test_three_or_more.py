@@ -21,9 +21,11 @@ from boardcore.three_or_more import (
     MoveScore,
     ScoredLine,
     ThreeOrMore,
+    ThreeOrMoreMove,
     ThreeOrMoreState,
     ThreeOrMoreView,
 )
+from tests.conftest import set_up
 from tests.reference._rng import Rng
 
 FILLER = ("GBY", "BYG", "YGB", "GYB", "BGY", "YBG")
@@ -711,3 +713,365 @@ def test_simulate_arguments_are_checked() -> None:
         boardcore.simulate(game, 0, seed=1)
     result = boardcore.simulate(game, 10, seed=1, workers=2)
     assert (result.scores == boardcore.simulate(game, 10, seed=1).scores).all()
+
+
+# -- set-up positions -------------------------------------------------------------------
+
+
+def _position(state: ThreeOrMoreState) -> dict[str, Any]:
+    return {k: v for k, v in state.to_dict().items() if k not in ("history", "setup")}
+
+
+def test_set_up_positions_play_on_exactly_like_the_game_they_come_from() -> None:
+    """Every step of seeded games, with rotation and another start player.
+
+    The position drawn from its own fields is the same position: views, planes, moves,
+    explanations.
+    """
+    for players, rotation in ((2, True), (3, False), (4, True)):
+        game = ThreeOrMore(players=players, allow_rotation=rotation, start_player=1)
+        for seed in range(3):
+            state = game.new_state(seed=seed)
+            rng = np.random.default_rng(seed)
+            while True:
+                start = set_up(game, state.to_dict())
+                assert _position(start) == _position(state)
+                assert start.history() == [] and start.last_move is None
+                assert start.legal_actions() == state.legal_actions()
+                for p in range(players):
+                    assert start.view(p) == state.view(p)
+                    assert np.array_equal(start.observation(p), state.observation(p))
+                if state.is_over():
+                    break
+                action = int(rng.choice(state.legal_actions()))
+                assert start.explain(action) == state.explain(action)
+                state.apply(action)
+
+
+def test_set_up_history_starts_there_and_undo_comes_back_to_it() -> None:
+    state = ThreeOrMore(players=2).new_state(seed=3)
+    for _ in range(30):
+        state.apply(state.legal_actions()[0])
+    start = set_up(state.game, state.to_dict())
+    first = start.to_dict()
+    assert first["setup"]["grid"] == first["grid"] and first["history"] == []
+    assert repr(start) == "<ThreeOrMoreState players=2 seat 0 to act move=0>"
+    start.apply(start.legal_actions()[-1])
+    start.apply(start.legal_actions()[0])
+    assert len(start.history()) == 2 and start.last_move is not None
+    again = start.game.state_from_dict(json.loads(json.dumps(start.to_dict())))
+    assert again.to_dict() == start.to_dict()
+    start.undo()
+    start.undo()
+    assert start.to_dict() == first
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        start.undo()
+
+
+def test_set_up_a_hand_drawn_position() -> None:
+    # Row 1 of four cards; the other hands and the stock rearranged by hand.
+    state = scripted(2, "RGB", ["RYG@right", "RBY@right", "YYY@left"])
+    play(state, "RYG@right", "RBY@right", "YYY@left")
+    doc = state.to_dict()
+    doc["hands"] = [doc["hands"][0], sorted(doc["stock"][:3], key=_code)]
+    doc["stock"] = doc["hands"][1][:0] + state.to_dict()["hands"][1] + doc["stock"][3:]
+    doc["stock"] = doc["stock"][::-1]
+    start = set_up(state.game, doc)
+    assert start.view(0) == state.view(0) and start.view(1) != state.view(1)
+    assert start.view(1).hand == tuple(doc["hands"][1])
+    assert start.to_dict()["stock"] == doc["stock"]
+    assert start.last_breakdown() == state.last_breakdown()
+    start.rollout(seed=1)
+    assert start.is_over() and len(start.history()) == 44
+
+
+def _code(card: str) -> int:
+    from boardcore._engine.three_or_more import card_code
+
+    return card_code(card)
+
+
+def _broken(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Set-up positions that break a rule, with what the refusal must say."""
+    out = []
+
+    def change(message: str, **fields: Any) -> None:
+        out.append((message, {**doc, **fields}))
+
+    grid = doc["grid"]
+    half = list(grid)
+    half[9] = half[9][:11] + "." + half[9][12:]
+    change("not a whole card|the card at card row 3, column 11", grid=half)
+    stray = list(grid)
+    stray[0] = "R" + stray[0][1:]
+    change("no card lies", grid=stray)
+    change("row 1 holds the starting card's column", row1=[12, 14])
+    change("another row begins only once", block=[2, 3])
+    change("the block holds row 1", block=[4, 5])
+    change("'open_row'", open_row=[2, 12, 1])
+    hands = [list(h) for h in doc["hands"]]
+    hands[0][0] = hands[1][0]
+    change(r"deck.*\(T2\)", hands=[sorted(h, key=_code) for h in hands])
+    change("ascending", hands=[h[::-1] for h in doc["hands"]])
+    change("3 cards while the stock lasts",
+           hands=[doc["hands"][0][:2], doc["hands"][1]], stock=doc["stock"] + doc["hands"][0][2:])
+    change("the game is over exactly when", current_player=None)
+    change("cannot be the next to play", current_player=1 - doc["current_player"])
+    last = dict(doc["last_move"])
+    more = [v + 1 for v in doc["scores"]]
+    change("not what laying", last_move={**last, "points": last["points"] + 1}, scores=more)
+    change("more than seat", last_move={**last, "points": last["points"] + 1})
+    change("not what laying", last_move={**last, "lines": []})
+    change("cannot have laid card", last_move={**last, "move": "YYY@top-left"})
+    change("is not a move", last_move={**last, "move": last["move"] + "@left"})
+    change("field 'last_move'", last_move={**last, "player": 5})
+    change("field 'last_move' is null", last_move=None)
+    change("field 'rng'", rng=[1, 2, 3, 4])
+    change("field 'scores'", scores=[-1, 0])
+    return out
+
+
+def test_set_up_positions_that_break_the_rules_are_refused() -> None:
+    state = scripted(2, "RGB", ["RYG@right", "RBY@right", "YYY@left"])
+    play(state, "RYG@right", "RBY@right", "YYY@left")
+    doc = state.to_dict()
+    assert set_up(state.game, doc).view(1) == state.view(1)
+    for message, broken in _broken(doc):
+        with pytest.raises(InvalidStateError, match=message):
+            set_up(state.game, broken)
+    # the card that filled a row of rows 2-4 lies at one of the row's ends: its card and
+    # its score say which
+    row1 = [c + "@right" for c in ROW1]
+    row2 = ["RRR@bottom-left"] + ["GBY"] * 11
+    full = scripted(2, "GBY", [*row1, *row2])
+    play(full, *row1, *row2)
+    assert set_up(full.game, full.to_dict()).view(0) == full.view(0)
+    with pytest.raises(InvalidStateError, match="not what laying"):
+        set_up(full.game, {**full.to_dict(), "last_move": {
+            **full.to_dict()["last_move"], "move": "RRR"}})
+    # an open row: it runs away from its corner and is not full
+    state = scripted(2, "GBY", [*row1, "GGG@top-right", "RRR"])
+    play(state, *row1, "GGG@top-right", "RRR")
+    doc = state.to_dict()
+    assert doc["open_row"] == [2, 20, -1] and set_up(state.game, doc).view(0) == state.view(0)
+    for message, fields in [
+        ("no card lies|a card lies there", {"open_row": [2, 13, 1]}),
+        ("not yet full", {"open_row": [2, 9, -1]}),
+        ("top or bottom row", {"open_row": [4, 20, -1]}),
+        ("a card lies there", {"open_row": None}),
+    ]:
+        with pytest.raises(InvalidStateError, match=message):
+            set_up(state.game, {**doc, **fields})
+    # the stock gone: the seat to play holds the most cards
+    late = ThreeOrMore(players=3).new_state(seed=2)
+    for _ in range(42):
+        late.apply(late.legal_actions()[0])
+    doc = late.to_dict()
+    assert doc["stock"] == [] and [len(h) for h in doc["hands"]] == [2, 2, 1]
+    assert set_up(late.game, doc).view(0) == late.view(0)
+    with pytest.raises(InvalidStateError, match="plays from the largest hand"):
+        set_up(late.game, {**doc, "hands": doc["hands"][::-1]})
+    with pytest.raises(InvalidStateError, match="the game is over exactly when"):
+        set_up(late.game, {**doc, "current_player": None})
+
+
+# -- determinization --------------------------------------------------------------------
+
+
+def test_determinize_redraws_only_what_the_seat_cannot_see() -> None:
+    from boardcore._engine import _search
+
+    state = ThreeOrMore(players=3).new_state(seed=6)
+    for _ in range(10):
+        state.apply(state.legal_actions()[-1])
+    doc = state.to_dict()
+    for seat in range(3):
+        seen = set()
+        for seed in range(20):
+            other = _search.determinize(state, seat, seed=seed)
+            d = other.to_dict()
+            assert other.view(seat) == state.view(seat)
+            assert d["hands"][seat] == doc["hands"][seat]
+            unseen = [c for p in range(3) if p != seat for c in doc["hands"][p]] + doc["stock"]
+            redrawn = [c for p in range(3) if p != seat for c in d["hands"][p]] + d["stock"]
+            assert Counter(redrawn) == Counter(unseen)
+            assert [len(h) for h in d["hands"]] == [len(h) for h in doc["hands"]]
+            assert {k: d[k] for k in ("grid", "scores", "last_move", "current_player")} == {
+                k: doc[k] for k in ("grid", "scores", "last_move", "current_player")}
+            seen.add(json.dumps([d["hands"], d["stock"]]))
+        assert len(seen) == 20
+
+
+def test_determinizations_are_uniform() -> None:
+    """Two cards left in the stock, three in the other hand.
+
+    Every consistent deal of the five unseen cards comes as often as it should (a
+    chi-square test at p = 0.001).
+    """
+    import itertools
+    import math
+
+    from boardcore._engine import _search
+
+    state = ThreeOrMore(players=2).new_state(seed=5)
+    for _ in range(39):
+        state.apply(state.legal_actions()[0])
+    doc = state.to_dict()
+    seat = state.current_player
+    assert seat is not None and len(doc["stock"]) == 2
+    unseen = sorted(doc["hands"][1 - seat] + doc["stock"], key=_code)
+    expected: Counter[tuple[tuple[str, ...], tuple[str, ...]]] = Counter()
+    for perm in itertools.permutations(unseen):
+        expected[(tuple(sorted(perm[:3], key=_code)), perm[3:])] += 1
+    samples = 6000
+    seen: Counter[tuple[tuple[str, ...], tuple[str, ...]]] = Counter()
+    for i in range(samples):
+        d = _search.determinize(state, seat, seed=i).to_dict()
+        seen[(tuple(d["hands"][1 - seat]), tuple(d["stock"]))] += 1
+    assert set(seen) <= set(expected) and len(expected) >= 10
+    total = sum(expected.values())
+    chi2 = sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
+               for k, v in expected.items())
+    df = len(expected) - 1
+    critical = df * (1 - 2 / (9 * df) + 3.0902 * math.sqrt(2 / (9 * df))) ** 3
+    assert chi2 < critical, (chi2, critical)
+
+
+def test_search_decisions_ignore_other_hands_and_the_stock_order() -> None:
+    from boardcore.agents import FlatMonteCarloAgent, ISMCTSAgent
+
+    state = ThreeOrMore(players=3).new_state(seed=8)
+    for _ in range(7):
+        state.apply(state.legal_actions()[0])
+    doc = state.to_dict()
+    seat = state.current_player
+    assert seat is not None
+    swapped = dict(doc)
+    others = [p for p in range(3) if p != seat]
+    swapped["hands"] = list(doc["hands"])
+    swapped["hands"][others[0]], swapped["hands"][others[1]] = (
+        doc["hands"][others[1]], doc["hands"][others[0]])
+    swapped["stock"] = doc["stock"][::-1]
+    a, b = set_up(state.game, doc), set_up(state.game, swapped)
+    assert a.view(seat) == b.view(seat) and a.view(others[0]) != b.view(others[0])
+    assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
+    assert FlatMonteCarloAgent(5, seed=2).values(a) == FlatMonteCarloAgent(5, seed=2).values(b)
+
+
+# -- observations -----------------------------------------------------------------------
+
+
+def _planes(state: ThreeOrMoreState, seat: int) -> dict[str, Any]:
+    obs = state.observation(seat)
+    out, start = {}, 0
+    for name, size in state.game.observation_planes:
+        out[name] = obs[start:start + size]
+        start += size
+    return out
+
+
+def test_observation_planes_of_a_known_position() -> None:
+    # Row 1: RGB (the start), RYG, RBY to its right; seat 1 scored a horizontal 3.
+    state = scripted(2, "RGB", ["RYG@right", "RBY@right"])
+    play(state, "RYG@right", "RBY@right")
+    game = state.game
+    assert game.observation_shape == (734,)
+    assert [n for n, _ in game.observation_planes] == [
+        "table", "next_slot", "phase", "hand", "unseen", "hand_sizes", "scores", "to_act",
+        "stock_size"]
+    doc = state.to_dict()
+    p = _planes(state, 0)
+    table = p["table"].reshape(4, 12, 12)      # colour, square row, square column
+    expected = np.zeros((4, 12, 12), np.float32)
+    for col, card in enumerate(["RGB", "RYG", "RBY"]):
+        for i, colour in enumerate(card):
+            expected["RGBY".index(colour), i, col] = 1
+    assert np.array_equal(table, expected)
+    assert not p["next_slot"].any() and p["phase"].tolist() == [1, 0, 0]
+    hand = p["hand"].reshape(3, 3, 4)          # card, square, colour
+    for k, card in enumerate(doc["hands"][0]):
+        assert [int(np.argmax(hand[k, i])) for i in range(3)] == ["RGBY".index(c) for c in card]
+    unseen = Counter(doc["hands"][1] + doc["stock"])
+    assert np.allclose(p["unseen"], [unseen[_text(code)] / 3 for code in range(64)])
+    assert np.allclose(p["hand_sizes"], [1, 1]) and np.allclose(p["scores"], [0, 3 / 128])
+    assert p["to_act"].tolist() == [1, 0] and np.isclose(p["stock_size"][0], 39 / 48)
+    q = _planes(state, 1)                      # seats are counted from the observer
+    assert np.allclose(q["scores"], [3 / 128, 0]) and q["to_act"].tolist() == [0, 1]
+    assert np.array_equal(q["table"], p["table"]) and not np.array_equal(q["hand"], p["hand"])
+
+
+def _text(code: int) -> str:
+    return "".join("RGBY"[(code >> s) & 3] for s in (4, 2, 0))
+
+
+def test_observation_marks_the_open_rows_next_slot_in_the_blocks_frame() -> None:
+    row1 = [c + "@right" for c in ROW1]
+    state = scripted(2, "GBY", [*row1, "RRR@top-left", "GGG", "BBB"])
+    play(state, *row1)
+    assert _planes(state, 0)["phase"].tolist() == [0, 1, 0]
+    play(state, "RRR@top-left", "GGG")
+    p = _planes(state, 1)
+    assert p["phase"].tolist() == [0, 0, 1]
+    # the block is now card rows 2-3, row 1 from column 11; row 2 runs right from 11
+    assert np.flatnonzero(p["next_slot"]).tolist() == [0 * 12 + 2]
+    table = p["table"].reshape(4, 12, 12)
+    assert table[0, 0:3, 0].tolist() == [1, 1, 1] and table[1, 0:3, 1].tolist() == [1, 1, 1]
+    assert table[:, 3:6, :].sum() == 36 and table[:, 6:, :].sum() == 0
+
+
+# -- explained moves and pictures -------------------------------------------------------
+
+
+def test_explain_a_scoring_move_and_last_move() -> None:
+    row1 = [c + "@right" for c in FIGURE_6_ROW1]
+    state = scripted(2, "GBY", [*row1, *FIGURE_6_ROW2, "RRR"])
+    play(state, *row1, *FIGURE_6_ROW2)
+    move = state.explain(state.parse_action("RRR"))
+    assert isinstance(move, ThreeOrMoreMove)
+    assert (move.player, move.move, move.card, move.shown, move.place, move.slot) == (
+        1, "RRR", "RRR", "RRR", "next", (4, 17))
+    assert move.points == 27 and [ln.points for ln in move.lines] == [3, 8, 4, 12]
+    assert move.drew and move.lines == state.copy().explain(state.parse_action("RRR")).lines
+    play(state, "RRR")
+    assert state.last_move == move and state.last_breakdown().lines == move.lines
+
+
+def test_explain_a_turned_card_and_the_last_cards_without_a_draw() -> None:
+    state = scripted(2, "GBY", ["RRG^@left"], allow_rotation=True)
+    move = state.explain(state.parse_action("RRG^@left"))
+    assert (move.card, move.shown, move.place, move.slot, move.points) == (
+        "RRG", "GRR", "left", (3, 10), 0)
+    state.rollout(seed=3)
+    last = state.last_move
+    assert last is not None and not last.drew and last.player == 0
+    assert set_up(state.game, state.to_dict()).last_move is None
+
+
+def test_picture_of_a_known_position() -> None:
+    import xml.etree.ElementTree as ET
+
+    from boardcore.pictures import HIGHLIGHT
+    from boardcore.pictures.three_or_more import COLOURS
+
+    state = scripted(3, "GRB", ["RBB@right", "YGY@left", "BGB@right"])
+    assert HIGHLIGHT not in state.svg()
+    play(state, "RBB@right", "YGY@left", "BGB@right")
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(state.svg(size=600, perspective=0))
+    rects = root.findall(f"{ns}rect")
+    fills = Counter(r.get("fill") for r in rects)
+    # 4 cards on the table (12 squares) and seat 0's 3 cards in hand (9 squares)
+    assert sum(fills[c] for c in COLOURS.values()) == 12 + 9
+    assert fills["#5b6b8c"] == 6                          # seats 1 and 2 face down
+    dashed = [r for r in rects if r.get("stroke-dasharray")]
+    assert len(dashed) == 2                               # left and right of row 1
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "L" in texts and "R" in texts and "9" in texts
+    assert "last: seat 2 laid BGB@right, 9 points" in texts
+    lines = [e for e in root.iter(f"{ns}line") if e.get("stroke") == HIGHLIGHT]
+    assert len(lines) == 2                                # the rising 3 and the horizontal 3
+    everyone = ET.fromstring(state.svg(size=600))
+    assert Counter(r.get("fill") for r in everyone.findall(f"{ns}rect"))["#5b6b8c"] == 0
+    cairosvg = pytest.importorskip("cairosvg")
+    png = cairosvg.svg2png(bytestring=state.svg(size=600).encode())
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"

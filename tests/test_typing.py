@@ -28,6 +28,10 @@ ARGUMENTS = {
     "new_state": "1",
     "state_from_dict": "state.to_dict()",
     "__deepcopy__": "{}",
+    "explain": "state.legal_actions()[0]",
+    "observation": "0",
+    "text": "0",
+    "svg": "",
 }
 # Members whose revealed type may mention numpy's own ``Any`` (its shape parameter).
 NUMPY_ANY = re.compile(r"ndarray\[tuple\[Any, \.\.\.\]")

@@ -532,6 +532,23 @@ cdef class EngineState:
     def _repr_svg_(self):
         return self.svg()
 
+    def text(self, perspective=None):
+        """Return the text picture of the position (``str(state)`` shows every card).
+
+        Args:
+            perspective: ``None`` shows every card; a seat shows the others' hidden
+                cards as ``?``.
+        """
+        self._check()
+        return self._text(-1 if perspective is None else seat_index(perspective, self._players))
+
+    def __str__(self):
+        return self.text()
+
+    def _text(self, int seat):
+        # The game's picture; other seats' hidden cards shown as "?" unless seat < 0.
+        raise NotImplementedError
+
     def undo(self):
         """Take back the last action exactly, chance included (a reshuffle, a new deal).
 

@@ -751,8 +751,8 @@ cdef class Just4FunState(EngineState):
         st._started(st._fields())
         return st
 
-    def __str__(self):
-        return _picture(self)
+    def _text(self, int seat):
+        return _picture(self, seat)
 
 
 # ---------------------------------------------------------------------------------
@@ -917,7 +917,7 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
 # str(): the board with stacks and locks.
 # ---------------------------------------------------------------------------------
 
-def _picture(Just4FunState st):
+def _picture(Just4FunState st, int seat):
     cdef j4f_t *s = &st.s
     n = s.n_players
     lines = [repr(st)]
@@ -939,7 +939,8 @@ def _picture(Just4FunState st):
     sc = st.scores()
     for q in range(n):
         mark = ">" if q == s.current else " "
-        hand = " ".join(str(s.hand[q][i]) for i in range(s.hand_n[q]))
+        hand = (" ".join(str(s.hand[q][i]) for i in range(s.hand_n[q]))
+                if seat < 0 or seat == q else " ".join("?" * s.hand_n[q]))
         lines.append(f"{mark} seat {q}: supply {s.supply[q]:>2}, score {sc[q]:>3}, hand {hand}")
     top = s.discard[s.discard_n - 1] if s.discard_n else "-"
     lines.append(f"draw pile {s.draw_n}, discard pile {s.discard_n} (top {top}), "

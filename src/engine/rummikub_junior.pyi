@@ -2,7 +2,7 @@ from typing import Any, SupportsIndex, final
 
 from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.rummikub_junior import RummikubJunior
-from boardcore.values import RummikubJuniorDocument, RummikubJuniorView
+from boardcore.values import RummikubJuniorDocument, RummikubJuniorMove, RummikubJuniorView
 
 COLOURS: str
 TILES: tuple[str, ...]
@@ -20,6 +20,9 @@ class RummikubJuniorState(EngineState):
     def parse_action(self, text: str) -> int: ...
     def view(self, player: SupportsIndex) -> RummikubJuniorView: ...
     def to_dict(self) -> RummikubJuniorDocument: ...
+    def explain(self, action: SupportsIndex) -> RummikubJuniorMove: ...
+    @property
+    def last_move(self) -> RummikubJuniorMove | None: ...
     @staticmethod
     def _set_up(
         config: EngineConfig, game: RummikubJunior, seed: int, fields: dict[str, Any]

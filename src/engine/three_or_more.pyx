@@ -36,17 +36,16 @@ cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _common cimport action_index, seat_index
 from _history cimport hist_t
 from _kernel cimport kernel_t, pick, play_out
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
-from boardcore._engine._state cimport EngineState
+from boardcore._engine._state cimport EngineConfig, EngineState
 
-from boardcore._engine._state import EngineConfig
-from boardcore.errors import NotationError
+from boardcore.errors import InvalidStateError, NotationError
 from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView
 
 cdef extern from *:
@@ -102,9 +101,9 @@ ctypedef struct lines_t:
     uint8_t len[MAX_LINES]
 
 
-# Kept under 256 bytes: the history is one byte per move, and the state's generator is
-# not kept: it only shuffles at setup (T4), so its state afterwards is a function of
-# the seed (``_setup_rng``).
+# Kept to 256 bytes (exactly, with ``start``; one more byte would pad it to 258): the
+# history is one byte per move, and the state's generator is not kept: it only shuffles
+# at setup (T4), so its state afterwards is a function of the seed (``_setup_rng``).
 ctypedef struct tom_t:
     uint16_t plane[4][NY]
     uint8_t deck[DECK]          # the shuffled deck; the stock is deck[next_draw:]
@@ -118,6 +117,7 @@ ctypedef struct tom_t:
     int8_t current              # seat to act, -1 once over
     uint8_t next_draw
     uint8_t laid                # cards on the table, the starting card included
+    uint8_t start               # cards on the table where play began (1, or a set-up's)
     uint8_t lo, hi              # card columns of row 1's two ends
     uint8_t top, bottom         # card rows at the top and bottom of the block
     uint8_t open_row, open_next  # the open row (rows 2-4) and the column of its next card
@@ -277,6 +277,7 @@ cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
     _put(s, 1, 1, s.deck[s.next_draw])
     s.next_draw += 1
     s.laid = 1
+    s.start = 1
     s.current = <int8_t>cfg.start_player
     s.last_player = -1
 
@@ -482,12 +483,118 @@ cdef void _stats(const void *state, int64_t *out) noexcept nogil:
 
 
 cdef Py_ssize_t _own_history(const void *state, uint16_t *out) noexcept nogil:
-    # One byte a move in the position, so a copy is one struct copy.
+    # One byte a move in the position, so a copy is one struct copy.  Move m laid card
+    # m + 2; play began with ``start`` cards down, so its first move is m = start - 1.
     cdef const tom_t *s = <const tom_t *>state
-    cdef int m
-    for m in range(s.laid - 1):
-        out[m] = <uint16_t>_hist_action(s, m)
-    return s.laid - 1
+    cdef int m, first = s.start - 1
+    for m in range(first, s.laid - 1):
+        out[m - first] = <uint16_t>_hist_action(s, m)
+    return s.laid - 1 - first
+
+
+cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
+    # What ``seat`` cannot see: the other hands and the stock's order (the state keeps
+    # no generator: chance ends with the deal).  Every laid card is public and a card is
+    # drawn face down, so play reveals nothing about a hand: the unseen cards -- put in
+    # ascending order first, so that nothing of their hidden arrangement leaks -- are
+    # shuffled and dealt back by size, a uniform consistent deal.  The deck's drawn part
+    # (which held the true deal) is cleared: nothing reads it after the deal.
+    cdef tom_t *s = <tom_t *>state
+    cdef uint8_t count[64]
+    cdef uint8_t unseen[DECK]
+    cdef int n = 0, k = 0, p, i, c, _copy
+    memset(count, 0, sizeof(count))
+    for p in range(s.players):
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                count[s.hand[p][i]] += 1
+    for i in range(s.next_draw, DECK):
+        count[s.deck[i]] += 1
+    for c in range(64):
+        for _copy in range(count[c]):
+            unseen[n] = <uint8_t>c
+            n += 1
+    rng_shuffle_u8(rng, unseen, n)
+    for p in range(s.players):
+        if p != seat:
+            i = s.hand_n[p]
+            s.hand_n[p] = 0
+            while i > 0:
+                _insert_card(s, p, unseen[k])
+                k += 1
+                i -= 1
+    memset(s.deck, 0, s.next_draw)
+    for i in range(s.next_draw, DECK):
+        s.deck[i] = unseen[k]
+        k += 1
+
+
+# Observation planes (docs/games/three_or_more.md), in this order.  The table is seen
+# through the block's frame: 12 x 12 squares from the block's top row and row 1's left
+# end (the bitboards' own frame); seats are relative to the observer (0 = the observer,
+# 1 = the next seat after it, ...).
+cdef enum:
+    OBS_TABLE = 0           # 4 colours x 144 squares
+    OBS_NEXT = 576          # 48 card slots: the open row's next slot
+    OBS_PHASE = 624         # 3: row 1 / a corner / the open row
+    OBS_HAND = 627          # 3 cards x 3 squares x 4 colours
+    OBS_UNSEEN = 663        # 64 patterns: cards the observer cannot see, / 3
+    OBS_SEATS = 727         # hand sizes, scores, to act: one per seat each; then stock
+    OBS_FIXED = 728         # everything but the per-seat planes
+
+
+cdef int _observation_size(const void *config) noexcept nogil:
+    return OBS_FIXED + 3 * (<const tom_cfg_t *>config).players
+
+
+# Four table squares (one nibble of a bitboard row) as four floats, for the table plane.
+cdef float NIBBLE[16][4]
+for _n in range(16):
+    for _b in range(4):
+        NIBBLE[_n][_b] = (_n >> _b) & 1
+
+
+cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
+    cdef const tom_t *s = <const tom_t *>state
+    cdef int n = s.players, k, y, i, j, p, q, r, card, phase
+    cdef int rows = 3 * (s.bottom - s.top + 1)
+    cdef uint32_t w
+    cdef float *t
+    cdef float third = <float>(1.0 / 3)
+    for k in range(4):                      # table: plane rows 1..12, bits 1..12, by nibbles
+        t = &out[OBS_TABLE + k * 144]
+        for y in range(rows):
+            w = s.plane[k][y + 1] >> 1
+            memcpy(t, NIBBLE[w & 15], 4 * sizeof(float))
+            memcpy(t + 4, NIBBLE[(w >> 4) & 15], 4 * sizeof(float))
+            memcpy(t + 8, NIBBLE[(w >> 8) & 15], 4 * sizeof(float))
+            t += ROW_CARDS
+        memset(t, 0, (ROW_CARDS - rows) * ROW_CARDS * sizeof(float))
+    memset(&out[OBS_NEXT], 0, (OBS_FIXED - OBS_NEXT) * sizeof(float))
+    if s.current >= 0:
+        phase = _phase(s)
+        if phase == 0:
+            out[OBS_NEXT + (s.open_row - s.top) * ROW_CARDS + s.open_next - s.lo] = 1
+            out[OBS_PHASE + 2] = 1
+        else:
+            out[OBS_PHASE + phase - 1] = 1
+    for i in range(s.hand_n[seat]):                     # hand: card i, square j, colour
+        card = s.hand[seat][i]
+        for j in range(HAND):
+            out[OBS_HAND + i * 12 + j * 4 + ((card >> (4 - 2 * j)) & 3)] = 1
+    for p in range(n):                                  # unseen: other hands and stock
+        if p != seat:
+            for i in range(s.hand_n[p]):
+                out[OBS_UNSEEN + s.hand[p][i]] += third
+    for i in range(s.next_draw, DECK):
+        out[OBS_UNSEEN + s.deck[i]] += third
+    q = seat
+    for r in range(n):                          # hand sizes / 3, scores / 128, to act
+        out[OBS_SEATS + r] = s.hand_n[q] * third
+        out[OBS_SEATS + n + r] = s.score[q] * <float>(1.0 / 128)
+        out[OBS_SEATS + 2 * n + r] = s.current == q
+        q = q + 1 if q + 1 < n else 0
+    out[OBS_SEATS + 3 * n] = (DECK - s.next_draw) * <float>(1.0 / 48)
 
 
 cdef kernel_t KERNEL = kernel_t(
@@ -496,7 +603,7 @@ cdef kernel_t KERNEL = kernel_t(
     num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=_own_history,
-    determinize=NULL, observation_size=NULL, observe=NULL)
+    determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
 #: The kernel table of 3 Or More (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
@@ -657,7 +764,7 @@ cdef object _breakdown(const tom_t *s):
     )
 
 
-cdef str _picture(const tom_t *s):
+cdef str _picture(const tom_t *s, int perspective):
     cdef int y, k, i, r, c
     slots = _slots(s)
     open_cols = {c for _, c in slots}
@@ -686,7 +793,9 @@ cdef str _picture(const tom_t *s):
                           for ln in last.lines) or "no line"
         lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
     lines.append("hands: " + " | ".join(
-        f"{seat}: " + (" ".join(_hand(s, seat)) or "-") for seat in range(s.players)))
+        f"{seat}: " + (" ".join(_hand(s, seat) if perspective < 0 or perspective == seat
+                                else ["???"] * s.hand_n[seat]) or "-")
+        for seat in range(s.players)))
     if s.current >= 0:
         lines.append("next card goes at * (" + ", ".join(_places(s)) + ")")
     return "\n".join(lines)
@@ -699,6 +808,240 @@ cdef list _setup_rng(uint64_t seed):
     rng_seed(&rng, seed)
     rng_shuffle_u8(&rng, dummy, DECK)    # the draws do not depend on the contents
     return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
+
+
+# ------------------------------------------------------------ set-up positions
+
+cdef bint _ints(object values, int length, int lo, int hi):
+    return (type(values) is list and len(values) == length
+            and all([type(v) is int and lo <= v <= hi for v in values]))
+
+
+cdef list _codes(object cards, int most):
+    # Card patterns as codes; None unless a list of at most ``most`` patterns.
+    if type(cards) is not list or len(cards) > most:
+        return None
+    out = []
+    for text in cards:
+        if type(text) is not str or len(text) != 3 or any([c not in COLOURS for c in text]):
+            return None
+        out.append(card_code(text))
+    return out
+
+
+cdef set _table_slots(int lo, int hi, int top, int bottom, object open_row):
+    # The card slots a table with these row 1 ends, block rows and open row has filled.
+    filled = {(ROW1, c) for c in range(lo, hi + 1)}
+    for r in range(top, bottom + 1):
+        if r != ROW1:
+            filled |= {(r, c) for c in range(lo, hi + 1)}
+    if open_row is not None:
+        r, nxt, d = open_row
+        filled -= {(r, c) for c in range(lo, hi + 1)}
+        filled |= {(r, c) for c in (range(lo, nxt) if d == 1 else range(nxt + 1, hi + 1))}
+    return filled
+
+
+cdef object _table(object grid, int lo, int hi, int top, int bottom, object open_row):
+    # T5-T7: the grid holds whole cards exactly in the slots the other table fields
+    # describe; return those cards' codes by slot, or raise.
+    if not lo <= START_COL <= hi or hi - lo >= ROW_CARDS:
+        raise InvalidStateError(f"field 'row1' is {[lo, hi]}: row 1 holds the starting "
+                                f"card's column {START_COL} and at most 12 cards (T6)")
+    if not top <= ROW1 <= bottom or bottom - top >= 4:
+        raise InvalidStateError(f"field 'block' is {[top, bottom]}: the block holds row 1 "
+                                f"(card row {ROW1}) and at most 4 rows (T5)")
+    if hi - lo < ROW_CARDS - 1 and (top != bottom or open_row is not None):
+        raise InvalidStateError("fields 'block' and 'open_row': another row begins only "
+                                "once row 1 holds 12 cards (T7)")
+    if open_row is not None:
+        r, nxt, d = open_row
+        if (r not in (top, bottom) or r == ROW1 or d not in (1, -1)
+                or not (lo < nxt <= hi if d == 1 else lo <= nxt < hi)):
+            raise InvalidStateError(f"field 'open_row' is {open_row}: the open row is the "
+                                    f"block's top or bottom row, begun at a corner and not "
+                                    f"yet full (T7)")
+    filled = _table_slots(lo, hi, top, bottom, open_row)
+    cards = {}
+    for r in range(7):
+        for c in range(23):
+            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
+            if (r, c) in filled:
+                codes = _codes([card], 1)
+                if codes is None:
+                    raise InvalidStateError(
+                        f"field 'grid': the card at card row {r}, column {c} is {card!r}; "
+                        f"the fields 'row1', 'block' and 'open_row' say a card lies there")
+                cards[(r, c)] = codes[0]
+            elif card != "...":
+                raise InvalidStateError(
+                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
+                    f"fields 'row1', 'block' and 'open_row' say no card lies")
+    return cards
+
+
+cdef int _check_cards(const tom_cfg_t *cfg, object laid, list hands, list stock,
+                      object current) except -1:
+    # T2, T3: the table, the hands and the stock are the deck; T8, T9: who holds what.
+    cdef int n = cfg.players, i
+    rest = [0] * 64
+    for i in range(DECK):
+        rest[cfg.deck[i]] += 1
+    for code in [c for h in hands for c in h] + stock:
+        rest[code] -= 1
+    if min(rest) < 0:
+        raise InvalidStateError("fields 'hands' and 'stock' hold cards the deck does not (T2)")
+    table = [0] * 64
+    for code in laid:
+        table[code] += 1
+    if cfg.turns == 2:          # a card on the table may lie either way up: by pairs
+        for i in range(64):
+            if _reverse(i) < i:
+                rest[_reverse(i)] += rest[i]
+                table[_reverse(i)] += table[i]
+                rest[i] = table[i] = 0
+    if rest != table:
+        raise InvalidStateError("fields 'grid', 'hands' and 'stock' together must be the "
+                                "deck's 48 cards (T2)")
+    sizes = [len(h) for h in hands]
+    if (current is None) != (len(laid) == DECK):
+        raise InvalidStateError(
+            f"field 'current_player' is {current!r}, but {len(laid)} of 48 cards are laid: "
+            f"the game is over exactly when all are (T9)")
+    if current is None:
+        return 0
+    if stock and sizes != [HAND] * n:
+        raise InvalidStateError(
+            f"field 'hands': every seat holds 3 cards while the stock lasts (T8), not {sizes}")
+    order = [sizes[(current + i) % n] for i in range(n)]
+    if order != sorted(order, reverse=True) or order[0] - order[n - 1] > 1:
+        raise InvalidStateError(
+            f"field 'hands': with the stock gone, seat {current} plays from the largest "
+            f"hand and each seat after it holds as many cards or one fewer (T8), not {sizes}")
+    return 0
+
+
+cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
+    # A set-up position from its fields, as ``to_dict`` writes them but ``last_move`` a
+    # MoveScore.  The facade has checked the fields' types, the hands' order, the scores
+    # and the turn order; the table, the cards and the hand sizes are checked here, so
+    # that no position this makes can lead play out of bounds.  The bitboards and the
+    # cards laid come from the grid; the last card's slot from its move, its score
+    # checked against the table.
+    cdef int n = cfg.players, p, i, lo, hi, top, bottom
+    grid, row1, block, open_row = f["grid"], f["row1"], f["block"], f["open_row"]
+    hands = [_codes(h, HAND) for h in f["hands"]] if type(f["hands"]) is list else None
+    stock = _codes(f["stock"], DECK)
+    current, last = f["current_player"], f["last_move"]
+    if (type(grid) is not list or len(grid) != 21
+            or not all([type(g) is str and len(g) == 23 for g in grid])
+            or not _ints(row1, 2, 0, 22) or not _ints(block, 2, 0, 6)
+            or not (open_row is None or _ints(open_row, 3, -1, 22))
+            or hands is None or len(hands) != n or any([h is None for h in hands])
+            or stock is None or not _ints(f["scores"], n, 0, 32767)
+            or not (current is None or type(current) is int and 0 <= current < n)
+            or not (last is None or isinstance(last, MoveScore))):
+        raise InvalidStateError("a 3 Or More position does not fit: sizes or values out of range")
+    lo, hi = row1
+    top, bottom = block
+    cards = _table(grid, lo, hi, top, bottom, open_row)
+    _check_cards(cfg, list(cards.values()), hands, stock, current)
+    memset(s, 0, sizeof(tom_t))
+    s.players = n
+    s.turns = cfg.turns
+    s.lo, s.hi, s.top, s.bottom = lo, hi, top, bottom
+    for (r, c), code in cards.items():
+        _put(s, _plane_y(s, r), _plane_x(s, c), code)
+    s.laid = s.start = <uint8_t>len(cards)
+    if open_row is not None:
+        s.open_row, s.open_next, s.open_dir = open_row
+    for p in range(n):
+        for code in sorted(hands[p]):
+            _insert_card(s, p, code)
+        s.score[p] = f["scores"][p]
+    s.next_draw = <uint8_t>(DECK - len(stock))
+    for i in range(len(stock)):
+        s.deck[s.next_draw + i] = stock[i]
+    s.current = -1 if current is None else current
+    s.last_player = -1
+    if last is None:
+        if s.laid != 1:
+            raise InvalidStateError("field 'last_move' is null, but cards were laid after "
+                                    "the starting card")
+        return 0
+    if s.laid == 1:
+        raise InvalidStateError("field 'last_move': no card was laid after the starting card")
+    _fill_last(s, last, open_row is not None)
+    return 0
+
+
+cdef int _fill_last(tom_t *s, object last, bint open) except -1:
+    # The last move: its history byte, the corner it began a row at, its slot (found by
+    # its place; a card that ended a row of rows 2-4 lies at one of the row's ends, the
+    # first whose card and score match is taken), then its score checked.
+    cdef int action, card, rest, turned = 0, place, before = s.laid - 1, expected
+    cdef int row, col, lines
+    if (type(last.player) is not int or not 0 <= last.player < s.players
+            or type(last.points) is not int or not 0 <= last.points <= 32767):
+        raise InvalidStateError(f"field 'last_move' is {last!r}: a seat and points, please")
+    try:
+        action = _parse(last.move, s.turns)
+    except NotationError as exc:
+        raise InvalidStateError(f"field 'last_move': {exc}") from None
+    card = action & 63
+    rest = action >> 6
+    if s.turns == 2:
+        turned = rest & 1
+        rest >>= 1
+    place = rest
+    if before < ROW_CARDS:
+        expected = place == P_LEFT or place == P_RIGHT
+    elif before % ROW_CARDS == 0:
+        expected = P_TOP_LEFT <= place <= P_BOTTOM_RIGHT
+    else:
+        expected = place == P_NEXT
+    if not expected or (turned and _reverse(card) == card):
+        raise InvalidStateError(f"field 'last_move': {last.move!r} cannot have laid card "
+                                f"{s.laid} of the table (T6, T7)")
+    slots = []
+    if open:
+        slots.append((s.open_row, s.open_next - s.open_dir))
+    elif place == P_LEFT or place == P_RIGHT:
+        slots.append((ROW1, s.lo if place == P_LEFT else s.hi))
+    elif place == P_NEXT and s.laid % ROW_CARDS == 0:
+        for row in (s.top, s.bottom):
+            if row != ROW1:
+                slots += [(row, s.lo), (row, s.hi)]
+    if place >= P_TOP_LEFT and (
+            not open or (s.open_row < ROW1) != (place <= P_TOP_RIGHT)
+            or (s.open_dir == 1) != (place == P_TOP_LEFT or place == P_BOTTOM_LEFT)):
+        slots = []
+    s.hist[s.laid - 2] = <uint8_t>(card | (turned << 6) | ((place == P_RIGHT) << 7))
+    if place >= P_TOP_LEFT:
+        s.corners = <uint8_t>((place - P_TOP_LEFT) << (2 * (before // ROW_CARDS - 1)))
+    s.last_player = <int8_t>last.player
+    s.last_shown = <uint8_t>(_reverse(card) if turned else card)
+    for row, col in slots:
+        if _colours_at(s, row, col) == s.last_shown:
+            s.last_row = <uint8_t>row
+            s.last_col = <uint8_t>col
+            s.last_points = <int16_t>_score(s, _plane_y(s, row), _plane_x(s, col),
+                                            s.last_shown, NULL, &lines)
+            if _breakdown(s) == last:
+                return 0
+    raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
+                            f"{_card_text(s.last_shown)} last scores on this table")
+
+
+cdef int _colours_at(const tom_t *s, int row, int col) noexcept:
+    # The card (as it lies) in table card slot (row, col); -1 if a square is empty.
+    cdef int i, k, card = 0
+    for i in range(3):
+        k = _colour_at(s, 3 * row + i, col)
+        if k < 0:
+            return -1
+        card = card * 4 + k
+    return card
 
 
 # ------------------------------------ the state class (shared methods: EngineState)
@@ -797,9 +1140,30 @@ cdef class ThreeOrMoreState(EngineState):
             "rng": _setup_rng(self.seed),
         }
 
-    def __str__(self):
+    def _text(self, int seat):
         cdef tom_t s = self._snapshot()
-        return _picture(&s)
+        return _picture(&s, seat)
+
+    @staticmethod
+    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
+        """Return a position drawn by ``fields`` (the facade has checked their types).
+
+        ``fields`` are those of ``to_dict`` (``current_player``, ``scores``, ``hands``,
+        ``stock``, ``grid``, ``row1``, ``block``, ``open_row``), with ``last_move`` a
+        ``MoveScore`` or ``None``.  A table that breaks T5-T7, cards that are not the
+        deck, hand sizes play could not have left, or a last move that does not lie or
+        score as stated raise ``InvalidStateError``, as does anything that does not fit.
+        """
+        if config.k != &KERNEL:
+            raise TypeError("config is not a 3 Or More configuration")
+        cdef ThreeOrMoreState st = <ThreeOrMoreState>config._make(game, seed)
+        for key in ("grid", "row1", "block", "open_row", "hands", "stock", "scores",
+                    "current_player", "last_move"):
+            if key not in fields:
+                raise InvalidStateError(f"state data has no field {key!r}")
+        _fill(&st.s, <const tom_cfg_t *><const char *>config.blob, fields)
+        st._started(st._fields())
+        return st
 
     # -- 3 Or More ------------------------------------------------------------------
 

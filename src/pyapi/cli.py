@@ -253,6 +253,33 @@ def _parser() -> _Parser:
                      help="write the results as JSON instead of a table (default: table)")
     are.add_argument("--no-progress", action="store_true",
                      help="no progress bar (default: a bar on stderr when it is a terminal)")
+    pla = sub.add_parser(
+        "play", help="play a game in the terminal against bots",
+        description="Play one game in the terminal: you play --seat, bots play the "
+                    "others. Type a move in the game's notation ('moves' lists them, "
+                    "'undo' takes your last move back, 'quit' stops); a bad move is "
+                    "answered with the error and the game goes on. Reads any stream, so "
+                    "a script can play through a pipe.",
+        epilog="bots: random, greedy, flat:N, ismcts:N or ismcts:Ts. exit codes: 0 ok, "
+               "1 internal error, 2 usage or bad input, 130 interrupted.",
+        allow_abbrev=False,
+    )
+    pla.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
+    pla.add_argument("--players", type=_argument(_integer, "players"), required=True,
+                     metavar="N", help=f"number of seats (required): {ranges}")
+    pla.add_argument("--seat", type=_argument(_integer, "seat"), default=0, metavar="S",
+                     help="your seat, 0..N-1 (default 0)")
+    pla.add_argument("--bots", default="ismcts:1000", metavar="A,B,...",
+                     help="the bots of the other seats in turn, comma-separated "
+                          "(default ismcts:1000)")
+    pla.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
+                     help="the game's seed, 0..2**64-1 (default: drawn at random)")
+    pla.add_argument(
+        "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
+        metavar="KEY=VALUE", help="a game option, repeatable (default: the game's defaults)",
+    )
+    pla.add_argument("--save", metavar="FILE", default=None,
+                     help="save the game's record (JSON) to FILE at the end (default: none)")
     rul = sub.add_parser("rules", help="print a game's rules page",
                          description="Print a game's rules as boardcore implements them.",
                          allow_abbrev=False)
@@ -367,6 +394,25 @@ def _arena(args: argparse.Namespace) -> str:
     return result.table() + "\n"
 
 
+def _play_command(args: argparse.Namespace) -> None:
+    """Run ``boardcore play``: everything is written as the game goes."""
+    import secrets
+
+    from boardcore._play import play
+
+    bots = [b.strip() for b in args.bots.split(",")]
+    for name in bots:
+        from boardcore.agents import agent_from_string
+
+        agent_from_string(name, seed=0)
+    if args.save is not None:
+        _writable(args.save, "--save")
+    game = make(args.game, players=args.players, **dict(args.option))
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
+    play(game, seat=args.seat, bots=bots, seed=seed, stdin=sys.stdin, stdout=sys.stdout,
+         save=args.save)
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
@@ -383,6 +429,8 @@ def _run(argv: Sequence[str] | None) -> int:
         text: str | None = rules.text(args.game)
     elif args.command == "arena":
         text = _arena(args)
+    elif args.command == "play":
+        text = _play_command(args)
     else:
         text = _simulate(args)
     if text is not None:

@@ -87,6 +87,15 @@ class RummikubJunior(Game[RummikubJuniorState]):
         start = check_int(self.options["start_player"], "start_player")
         return _engine.config(self.num_players, start)
 
+    @property
+    def observation_planes(self) -> tuple[tuple[str, int], ...]:
+        """The planes of ``RummikubJuniorState.observation`` (docs/games/rummikub_junior.md)."""
+        n = self.num_players
+        return (("rack", 40), ("rack_jokers", 1), ("run_colours", 4 * MAX_RUNS),
+                ("run_tiles", 10 * MAX_RUNS), ("run_jokers", 10 * MAX_RUNS), ("stars", n),
+                ("rack_sizes", n), ("to_act", n), ("pool_size", 1), ("laid_this_turn", 1),
+                ("joker_pending", 1), ("passes", 1))
+
     def _set_up(self, fields: dict[str, Any], seed: int) -> RummikubJuniorState:
         return RummikubJuniorState._set_up(self._engine, self, seed, _read_position(self, fields))
 

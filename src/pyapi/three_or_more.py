@@ -31,14 +31,22 @@ from __future__ import annotations
 
 from itertools import combinations
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from boardcore._checks import field, int_list, list_field, seat_field
 from boardcore._engine import three_or_more as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.three_or_more import ThreeOrMoreState, card_code
-from boardcore.errors import ConfigurationError
+from boardcore._engine.three_or_more import DIRECTIONS, ThreeOrMoreState, card_code
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.protocol import Game
-from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView, check_int
+from boardcore.values import (
+    MoveScore,
+    ScoredLine,
+    ThreeOrMoreMove,
+    ThreeOrMoreView,
+    check_int,
+    quote,
+)
 
 __all__ = [
     "COLOURS",
@@ -46,6 +54,7 @@ __all__ = [
     "MoveScore",
     "ScoredLine",
     "ThreeOrMore",
+    "ThreeOrMoreMove",
     "ThreeOrMoreState",
     "ThreeOrMoreView",
 ]
@@ -133,8 +142,119 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
     def _configure(self) -> EngineConfig:
-        start, rotation, deck = (self.options[k] for k in ("start_player", "allow_rotation", "deck"))
+        start, rotation, deck = (
+            self.options[k] for k in ("start_player", "allow_rotation", "deck"))
         assert isinstance(start, int) and isinstance(rotation, bool)
         assert deck is None or isinstance(deck, tuple)
         codes = [card_code(card) for card in deck or DEFAULT_DECK]
         return _engine.config(self.num_players, start, rotation, codes)
+
+    @property
+    def observation_planes(self) -> tuple[tuple[str, int], ...]:
+        """The planes of ``ThreeOrMoreState.observation`` (docs/games/three_or_more.md)."""
+        n = self.num_players
+        return (("table", 4 * 144), ("next_slot", 48), ("phase", 3), ("hand", 36),
+                ("unseen", 64), ("hand_sizes", n), ("scores", n), ("to_act", n),
+                ("stock_size", 1))
+
+    def _set_up(self, fields: dict[str, Any], seed: int) -> ThreeOrMoreState:
+        position = _read_position(self, fields)
+        state = ThreeOrMoreState._set_up(self._engine, self, seed, position)
+        if "rng" in fields and fields["rng"] != state.to_dict()["rng"]:
+            raise InvalidStateError(
+                f"field 'rng' is {quote(fields['rng'])}, but 3 Or More draws nothing after "
+                f"the deal: its words are the seed's (leave the field out)")
+        return state
+
+
+# -- set-up positions -------------------------------------------------------------------
+
+#: The table: 7 card rows x 23 card columns, 3 squares a card row.
+TABLE_ROWS, TABLE_COLS = 7, 23
+
+
+def _card_list(value: object, name: str, most: int) -> list[str]:
+    """A list of at most ``most`` card patterns (part of field ``name``)."""
+    if type(value) is not list or len(value) > most:
+        raise InvalidStateError(
+            f"field {name!r} must hold lists of at most {most} cards, not {quote(value)}")
+    for card in value:
+        if type(card) is not str or len(card) != 3 or any(c not in COLOURS for c in card):
+            raise InvalidStateError(
+                f"field {name!r} holds {quote(card)}; a card is 3 of the letters R, G, B, Y")
+    return value
+
+
+def _read_table(data: dict[str, Any]) -> dict[str, Any]:
+    """The table fields' types: ``grid``, ``row1``, ``block``, ``open_row``.
+
+    How they fit together (T5-T7) is the engine's to check, with the cards.
+    """
+    grid = list_field(data, "grid", 3 * TABLE_ROWS)
+    for line in grid:
+        if type(line) is not str or len(line) != TABLE_COLS or any(c not in "RGBY." for c in line):
+            raise InvalidStateError(
+                f"field 'grid' must hold {3 * TABLE_ROWS} strings of {TABLE_COLS} squares "
+                f"(R, G, B, Y or .), not {quote(line)}")
+    open_row = field(data, "open_row")
+    return {
+        "grid": grid,
+        "row1": int_list(field(data, "row1"), "row1", 0, TABLE_COLS - 1, 2),
+        "block": int_list(field(data, "block"), "block", 0, TABLE_ROWS - 1, 2),
+        "open_row": None if open_row is None
+        else int_list(open_row, "open_row", -1, TABLE_COLS - 1, 3),
+    }
+
+
+def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
+    """Field ``last_move`` as a ``MoveScore``; the engine checks what it scores."""
+    last = field(data, "last_move")
+    if last is None:
+        return None
+    if type(last) is not dict or set(last) != {"player", "move", "points", "lines"}:
+        raise InvalidStateError(
+            f"field 'last_move' must be null or hold player, move, points and lines, not "
+            f"{quote(last)}")
+    if type(last["player"]) is not int or not 0 <= last["player"] < players:
+        raise InvalidStateError(f"field 'last_move' names seat {quote(last['player'])}")
+    if type(last["move"]) is not str or type(last["points"]) is not int:
+        raise InvalidStateError(f"field 'last_move' is {quote(last)}")
+    lines = []
+    for line in last["lines"] if type(last["lines"]) is list else [None]:
+        if (type(line) is not dict or set(line) != {"direction", "squares", "points"}
+                or line["direction"] not in DIRECTIONS or type(line["points"]) is not int
+                or type(line["squares"]) is not list):
+            raise InvalidStateError(f"field 'last_move' holds the line {quote(line)}")
+        squares = [int_list(sq, "last_move", 0, TABLE_COLS - 1, 2) for sq in line["squares"]]
+        lines.append(ScoredLine(line["direction"], tuple((r, c) for r, c in squares),
+                                line["points"]))
+    return MoveScore(player=last["player"], move=last["move"], points=last["points"],
+                     lines=tuple(lines))
+
+
+def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a set-up position's fields; return them for the engine.
+
+    Here: every field's type, the hands' order, the scores and the turn order; the
+    engine checks the table (T5-T7), that the cards are the deck (T2, T3), who holds how
+    many (T8, T9) and what the last move scored (T10, T11).
+    """
+    n = game.num_players
+    position = _read_table(data)
+    hands = [_card_list(h, "hands", 3) for h in list_field(data, "hands", n)]
+    for p, hand in enumerate(hands):
+        if [card_code(c) for c in hand] != sorted(card_code(c) for c in hand):
+            raise InvalidStateError(
+                f"field 'hands': seat {p}'s hand {hand!r} must be ascending by card code")
+    current = seat_field(data, "current_player", n)
+    scores = int_list(field(data, "scores"), "scores", 0, 9024, n)
+    last = _read_last_move(data, n)
+    if last is not None and current is not None and last.player != (current - 1) % n:
+        raise InvalidStateError(
+            f"field 'last_move': seat {last.player} laid last, so seat {current} cannot be "
+            f"the next to play (T1)")
+    if last is not None and not 0 <= last.points <= scores[last.player]:
+        raise InvalidStateError(
+            f"field 'last_move' scores {last.points}, more than seat {last.player}'s total")
+    return {**position, "hands": hands, "stock": _card_list(field(data, "stock"), "stock", 48),
+            "scores": scores, "current_player": current, "last_move": last}

@@ -35,10 +35,12 @@ __all__ = [
     "MoveScore",
     "Outcome",
     "RummikubJuniorDocument",
+    "RummikubJuniorMove",
     "RummikubJuniorPosition",
     "RummikubJuniorView",
     "ScoredLine",
     "ThreeOrMoreDocument",
+    "ThreeOrMoreMove",
     "ThreeOrMorePosition",
     "ThreeOrMoreView",
     "check_int",
@@ -376,6 +378,70 @@ class RummikubJuniorView:
     joker_pending: bool
     passes: int
     went_out: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeOrMoreMove:
+    """What one 3 Or More move does (``state.explain(action)``, ``state.last_move``).
+
+    Attributes:
+        player: the seat that lays the card.
+        move: the move in notation (``"RRG@left"``, ``"RRG^@top-right"``, ``"RGB"``).
+        card: the card as held, top to bottom (``"RRG"``).
+        shown: the card as it lies on the table (``"GRR"`` for ``"RRG^"``, T3).
+        place: ``"left"``, ``"right"``, a corner (``"top-left"`` ...) or ``"next"`` (the
+            open row's next slot).
+        slot: the table card slot it fills, ``(card row, card column)``: its squares are
+            ``(3 * row + i, column)`` for ``i`` in 0..2 (top to bottom).
+        points: what it scores (T10-T11), the sum of its lines' points.
+        lines: every line it makes or extends, as in ``MoveScore.lines``.
+        drew: the mover draws a card after it (the stock was not empty); which card is
+            seen by the mover only.
+    """
+
+    player: int
+    move: str
+    card: str
+    shown: str
+    place: str
+    slot: tuple[int, int]
+    points: int
+    lines: tuple[ScoredLine, ...]
+    drew: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RummikubJuniorMove:
+    """What one Rummikub Junior action does (``state.explain(action)``, ``state.last_move``).
+
+    Attributes:
+        player: the seat that acts.
+        move: the action in notation (``"new R3 J(R4) R5"``, ``"extend 0 left R2"``,
+            ``"swap 0 1"``, ``"end"``, ``"pass"``).
+        kind: ``"new"``, ``"extend"``, ``"swap"``, ``"end"`` or ``"pass"``.
+        tiles: the tiles it lays from the rack, left to right, a joker showing the number
+            it stands for (``"J(R4)"``); for a swap, the tile put in the joker's place.
+        run: the table run it lays into (its index, as in ``extend`` and ``swap``), else
+            ``None``.
+        run_after: that run afterwards, in notation, else ``None``.
+        lays_taken_joker: it lays the joker a swap took this turn (no star for it, K7).
+        drew: a pass that drew a tile from the pool (face down: which is never shown).
+        went_out: it laid the seat's last tile (K10).
+        game_over: the game ended with it (K10, or a full round of passes, K11).
+        gains: per seat, how its stars changed (K7-K11).
+    """
+
+    player: int
+    move: str
+    kind: str
+    tiles: tuple[str, ...]
+    run: int | None
+    run_after: str | None
+    lays_taken_joker: bool
+    drew: bool
+    went_out: bool
+    game_over: bool
+    gains: tuple[int, ...]
 
 
 # ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What a move does: ``state.explain(action)`` before it, ``state.last_move`` after.
 
-Each game has a small typed value (``Just4FunMove``, ``MoveScore``, ``FoolMove``,
+Each game has a small typed value (``Just4FunMove``, ``ThreeOrMoreMove``, ``FoolMove``,
 ``RummikubJuniorMove`` in ``boardcore.values``), worked out by comparing the position
 before and after the move; it tells only what the move shows to everyone (never a card
 drawn face down).

@@ -1,0 +1,150 @@
+"""The picture of a 3 Or More position: the table, the next places, scores and hands."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
+
+if TYPE_CHECKING:
+    from boardcore._engine.three_or_more import ThreeOrMoreState
+    from boardcore.values import ThreeOrMoreDocument, ThreeOrMoreMove
+
+__all__ = ["draw"]
+
+#: The square colours, by letter.
+COLOURS = {"R": "#e5473d", "G": "#3aa655", "B": "#3f6fd1", "Y": "#f2c230"}
+FELT = "#e9e4d6"            # the table under the cards
+SQ = 24                     # one square of the table
+FRAME_COLS, FRAME_ROWS = 13, 5   # the most card slots the table ever shows at once
+MARGIN = 16
+PANEL = 220                 # the side panel: scores, hands, stock
+MINI = 12                   # one square of a card in hand
+SEAT_H = 66                 # one seat's part of the panel
+HEAD = 112                  # the panel's head: the game, the stock, the last move
+SHORT = {"left": "L", "right": "R", "top-left": "TL", "top-right": "TR",
+         "bottom-left": "BL", "bottom-right": "BR", "next": "N"}
+
+Place = Callable[[int, int], tuple[float, float]]
+
+
+def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
+    """Draw ``state``; hands other than ``perspective``'s face down (all up if ``None``)."""
+    doc = state.to_dict()
+    n = state.game.num_players
+    last = state.last_move
+    grid = doc["grid"]
+    cards = {(r, c) for r in range(7) for c in range(23) if grid[3 * r][c] != "."}
+    places = _places(doc)
+    used = cards | set(places)
+    rows = [r for r, _ in used]
+    cols = [c for _, c in used]
+    # What is in use, centred in a fixed frame: the picture keeps its size all game.
+    r0 = min(rows) - (FRAME_ROWS - (max(rows) - min(rows) + 1)) / 2
+    c0 = min(cols) - (FRAME_COLS - (max(cols) - min(cols) + 1)) / 2
+    table_w, table_h = FRAME_COLS * SQ, FRAME_ROWS * 3 * SQ
+    width = 2 * MARGIN + table_w + 20 + PANEL
+    height = max(2 * MARGIN + table_h, 2 * MARGIN + HEAD + n * SEAT_H)
+    canvas = Canvas(width, height, f"3 Or More, {n} players")
+    canvas.rect(MARGIN - 6, MARGIN - 6, table_w + 12, table_h + 12, fill=FELT, stroke=None,
+                rx=10)
+
+    def at(r: int, c: int) -> tuple[float, float]:
+        return MARGIN + (c - c0) * SQ, MARGIN + (r - r0) * 3 * SQ
+
+    for r, c in sorted(cards):
+        x, y = at(r, c)
+        for i in range(3):
+            canvas.rect(x, y + i * SQ, SQ, SQ, fill=COLOURS[grid[3 * r + i][c]],
+                        stroke="#ffffff", width=0.8)
+        canvas.rect(x, y, SQ, 3 * SQ, stroke=INK, width=1.0)
+    for (r, c), place in sorted(places.items()):
+        x, y = at(r, c)
+        canvas.rect(x + 2, y + 2, SQ - 4, 3 * SQ - 4, fill="#fbfaf6", stroke="#7a7a7a",
+                    width=1.3, rx=3, dash="4 3")
+        canvas.text(x + SQ / 2, y + 1.5 * SQ + 4, SHORT[place], size=10, fill="#7a7a7a",
+                    bold=True)
+    if last is not None:
+        _highlight(canvas, last, at)
+    _panel(canvas, state, doc, perspective, last, MARGIN + table_w + 20)
+    return canvas
+
+
+def _places(doc: ThreeOrMoreDocument) -> dict[tuple[int, int], str]:
+    """The card slots where the next card may go, with their place names (T6, T7)."""
+    if doc["current_player"] is None:
+        return {}
+    lo, hi = doc["row1"]
+    top, bottom = doc["block"]
+    if doc["open_row"] is not None:
+        row, nxt, _ = doc["open_row"]
+        return {(row, nxt): "next"}
+    if hi - lo < 11:
+        return {(3, lo - 1): "left", (3, hi + 1): "right"}
+    return {(top - 1, lo): "top-left", (top - 1, hi): "top-right",
+            (bottom + 1, lo): "bottom-left", (bottom + 1, hi): "bottom-right"}
+
+
+def _highlight(canvas: Canvas, last: ThreeOrMoreMove, at: Place) -> None:
+    """Mark the card laid last and draw every line it scored through its squares."""
+    x, y = at(*last.slot)
+    canvas.rect(x - 2.5, y - 2.5, SQ + 5, 3 * SQ + 5, stroke="#ffffff", width=5.0, rx=3)
+    canvas.rect(x - 2.5, y - 2.5, SQ + 5, 3 * SQ + 5, stroke=HIGHLIGHT, width=3.0, rx=3)
+    for line in last.lines:
+        (ra, ca), (rb, cb) = line.squares[0], line.squares[-1]
+        xa, ya = at(ra // 3, ca)
+        xb, yb = at(rb // 3, cb)
+        ends = (xa + SQ / 2, ya + (ra % 3 + 0.5) * SQ, xb + SQ / 2, yb + (rb % 3 + 0.5) * SQ)
+        for colour, stroke in (("#ffffff", 6.0), (HIGHLIGHT, 3.0)):
+            canvas.parts.append(
+                f'<line x1="{ends[0]:.1f}" y1="{ends[1]:.1f}" x2="{ends[2]:.1f}" '
+                f'y2="{ends[3]:.1f}" stroke="{colour}" stroke-width="{stroke}" '
+                f'stroke-linecap="round"/>')
+        for r, c in (line.squares[0], line.squares[-1]):
+            cx, cy = at(r // 3, c)
+            canvas.circle(cx + SQ / 2, cy + (r % 3 + 0.5) * SQ, 3.5, fill=HIGHLIGHT,
+                          stroke="#ffffff", width=1.5)
+
+
+def _panel(canvas: Canvas, state: ThreeOrMoreState, doc: ThreeOrMoreDocument,
+           perspective: int | None, last: ThreeOrMoreMove | None, left: float) -> None:
+    """The side panel: the stock, the last move, then every seat's score and hand."""
+    n = state.game.num_players
+    over = state.is_over()
+    canvas.text(left, MARGIN + 14, "3 Or More", size=16, anchor="start", bold=True)
+    laid = 48 - len(doc["stock"]) - sum(len(h) for h in doc["hands"])
+    canvas.text(left, MARGIN + 34, f"{laid} of 48 cards laid, stock {len(doc['stock'])}",
+                size=12, anchor="start")
+    if last is not None:
+        canvas.text(left, MARGIN + 54, f"last: seat {last.player} laid {last.move}, "
+                    f"{last.points} points", size=12, anchor="start", fill=HIGHLIGHT, bold=True)
+        parts = ", ".join(f"{ln.direction} {len(ln.squares)}" for ln in last.lines)
+        for k, text in enumerate(textwrap.wrap(parts, 34)[:2]):
+            canvas.text(left, MARGIN + 70 + 14 * k, text, size=11, anchor="start")
+    winners = state.outcome().winners if over else frozenset()  # type: ignore[union-attr]
+    scores = state.scores()
+    for q in range(n):
+        y = MARGIN + HEAD + q * SEAT_H
+        to_act = not over and q == state.current_player
+        label = f"seat {q}" + (" to play" if to_act else " won" if q in winners else "")
+        canvas.circle(left + 9, y + 10, 8, fill=SEAT_COLOURS[q], width=3.0 if to_act else 1.0)
+        canvas.text(left + 24, y + 15, label, size=13, anchor="start",
+                    bold=to_act or q in winners)
+        canvas.text(left + PANEL - 16, y + 15, scores[q], size=15, anchor="end", bold=True)
+        shown = perspective is None or perspective == q
+        for k, card in enumerate(doc["hands"][q]):
+            _hand_card(canvas, left + 24 + k * (MINI + 12), y + 24, card if shown else None)
+
+
+def _hand_card(canvas: Canvas, x: float, y: float, card: str | None) -> None:
+    """A card in hand: its three squares, or its back when ``card`` is ``None``."""
+    if card is None:
+        canvas.rect(x, y, MINI, 3 * MINI, fill="#5b6b8c", rx=2)
+        canvas.rect(x + 2.5, y + 3, MINI - 5, 3 * MINI - 6, stroke="#c9d2e3", width=0.8, rx=1)
+        return
+    for i, colour in enumerate(card):
+        canvas.rect(x, y + i * MINI, MINI, MINI, fill=COLOURS[colour], stroke="#ffffff",
+                    width=0.6)
+    canvas.rect(x, y, MINI, 3 * MINI, stroke=INK, width=0.9)
