@@ -45,7 +45,8 @@ docs:  ## the site (Sphinx + furo) into docs/_build/html from the wheel test-env
 	@echo "the site: docs/_build/html/index.html"
 
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
-	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard
+	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard "gymnasium>=1.2.2,<1.5" \
+		"pettingzoo>=1.25,<1.28" pygame "pgx>=2.4" "jax[cpu]>=0.4.30"
 	$(DEV)/bin/python -m pytest bench --benchmark-only --benchmark-autosave
 
 bench-smoke:  ## every benchmark body once, no timing (what CI runs)

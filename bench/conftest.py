@@ -19,7 +19,8 @@ What a bench file gets from here:
   pytest-benchmark measurement, or ``None`` when benchmarks are disabled.
 * ``open_spiel`` / ``rlcard`` (fixtures): the peer module, or a clean skip when the
   bench extras (``pip install boardcore[bench]``) are not installed; ``connect_four`` /
-  ``uno``: the peer games (``common.ConnectFour`` / ``common.Uno``), built once.
+  ``uno``: the peer games (``common.ConnectFour`` / ``common.Uno``), built once;
+  ``pettingzoo`` / ``connect_four_v3`` / ``pgx``: the same for ``bench/test_rl.py``.
 * ``session_cache`` (session fixture): a dict for what is measured once per session
   (the peer comparisons, see ``common.per_unit_jointly``).
 
@@ -266,6 +267,26 @@ def open_spiel(pytestconfig: pytest.Config) -> object:
 def rlcard(pytestconfig: pytest.Config) -> object:
     """The ``rlcard`` module, or skip the test."""
     return _peer("rlcard", pytestconfig.stash[_FIGURES], "RLCard (rlcard)")
+
+
+@pytest.fixture(scope="session")
+def pettingzoo(pytestconfig: pytest.Config) -> object:
+    """The ``pettingzoo`` module, or skip the test (bench/test_rl.py)."""
+    return _peer("pettingzoo", pytestconfig.stash[_FIGURES], "PettingZoo (pettingzoo)")
+
+
+@pytest.fixture(scope="session")
+def connect_four_v3(pytestconfig: pytest.Config) -> object:
+    """PettingZoo's ``connect_four_v3`` module (it imports pygame), or skip the test."""
+    return _peer("pettingzoo.classic.connect_four_v3", pytestconfig.stash[_FIGURES],
+                 "PettingZoo connect_four_v3 (pettingzoo and pygame)")
+
+
+@pytest.fixture(scope="session")
+def pgx(pytestconfig: pytest.Config) -> object:
+    """The ``pgx`` module (with JAX on CPU), or skip the test (bench/test_rl.py)."""
+    _peer("jax", pytestconfig.stash[_FIGURES], "JAX (jax)")
+    return _peer("pgx", pytestconfig.stash[_FIGURES], "pgx")
 
 
 @pytest.fixture(scope="session")

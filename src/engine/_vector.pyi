@@ -9,14 +9,14 @@ from boardcore._engine._state import EngineConfig
 class Worker:
     """One thread's scratch memory."""
 
-    def __init__(self, state_size: int, nodes: int) -> None: ...
+    def __new__(cls, state_size: int, nodes: int) -> Worker: ...
 
 @final
 class Batch:
     """``n`` games of one configuration, stepped together."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         config: EngineConfig,
         n: int,
         seed: int,
@@ -24,7 +24,7 @@ class Batch:
         kind: int,
         budget: int,
         exploration: float,
-    ) -> None: ...
+    ) -> Batch: ...
     @property
     def n(self) -> int: ...
     @property
@@ -35,27 +35,23 @@ class Batch:
     def observation_size(self) -> int: ...
     @property
     def learner(self) -> int: ...
-    def reset(
+    @property
+    def started(self) -> bool: ...
+    def bind(
         self,
-        start: int,
-        stop: int,
-        worker: Worker,
-        obs: npt.NDArray[np.float32],
-        mask: npt.NDArray[np.int8],
-        current: npt.NDArray[np.int32],
-    ) -> None: ...
-    def check(self, actions: npt.NDArray[np.int64]) -> int: ...
-    def step(
-        self,
-        actions: npt.NDArray[np.int64],
-        start: int,
-        stop: int,
-        worker: Worker,
         obs: npt.NDArray[np.float32],
         mask: npt.NDArray[np.int8],
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.uint8],
         current: npt.NDArray[np.int32],
     ) -> None: ...
+    def reset(self, start: int, stop: int, worker: Worker) -> None: ...
+    def check(self, actions: npt.NDArray[np.int64]) -> int: ...
+    def step(self, actions: npt.NDArray[np.int64], worker: Worker) -> int: ...
+    def step_slice(
+        self, start: int, stop: int, worker: Worker, actions: npt.NDArray[np.int64]
+    ) -> None: ...
+    def legal_counts(self, counts: npt.NDArray[np.int32]) -> int: ...
+    def legal_actions(self, out: npt.NDArray[np.int32]) -> None: ...
     def random_actions(self, out: npt.NDArray[np.int64], seed: int) -> None: ...
     def state_bytes(self, i: int) -> bytes: ...

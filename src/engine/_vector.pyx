@@ -13,7 +13,7 @@ cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
-from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
+from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t, pick
 from _rng cimport derive_seed, rng_seed, rng_t
 
 from boardcore._engine._search cimport (AGENT_FLAT, AGENT_GREEDY, AGENT_ISMCTS, AGENT_RANDOM,
@@ -64,6 +64,14 @@ cdef class Batch:
     cdef uint8_t *ended           # per game: it ended in the last step (reset next)
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
+    cdef readonly bint started    # every game has begun (reset)
+    # The caller's arrays, bound once (``bind``): every call writes into them.
+    cdef float[:, ::1] obs
+    cdef int8_t[:, ::1] mask
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] terminated
+    cdef int32_t[::1] current
+    cdef bint bound
     cdef readonly Py_ssize_t n
     cdef readonly int players
     cdef readonly int num_actions
@@ -122,14 +130,32 @@ cdef class Batch:
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
 
-    cdef int _check_arrays(self, Py_ssize_t start, Py_ssize_t stop, float[:, ::1] obs,
-                           int8_t[:, ::1] mask, int32_t[::1] current) except -1:
-        if not 0 <= start <= stop <= self.n:
-            raise ValueError(f"games {start}..{stop} are not games of this batch")
+    def bind(self, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+             float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
+             int32_t[::1] current not None):
+        """Bind the arrays every later call writes into (once, before ``reset``)."""
+        if self.bound:
+            raise RuntimeError("this batch's arrays are bound already")
         if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
                 or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
-                or current.shape[0] != self.n):
+                or rewards.shape[0] != self.n
+                or rewards.shape[1] != (self.players if self.learner < 0 else 1)
+                or terminated.shape[0] != self.n or current.shape[0] != self.n):
             raise ValueError("the arrays do not fit this batch")
+        self.obs, self.mask, self.rewards = obs, mask, rewards
+        self.terminated, self.current = terminated, current
+        self.bound = True
+
+    cdef int _ready(self) except -1:
+        if not self.started:
+            raise RuntimeError("call reset() first: the games have not begun")
+        return 0
+
+    cdef int _check_slice(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+        if not self.bound:
+            raise RuntimeError("bind() the arrays first")
+        if not 0 <= start <= stop <= self.n:
+            raise ValueError(f"games {start}..{stop} are not games of this batch")
         return 0
 
     cdef void _begin(self, Py_ssize_t i, Worker w) noexcept nogil:
@@ -153,6 +179,19 @@ cdef class Batch:
             self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], w.nodes, w.cap,
                                    w.scratch, w.visits))
 
+    cdef bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        # Whether ``a`` is one of the legal actions game i's mask shows (they are the
+        # legal actions of its position, ascending): a binary search, no rules run.
+        cdef const uint16_t *shown = self.shown + i * self.max_legal
+        cdef int lo = 0, hi = self.shown_n[i], mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if shown[mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo < self.shown_n[i] and shown[lo] == a
+
     cdef void _show(self, Py_ssize_t i, int seat, float *obs, int8_t *mask,
                     int32_t *current) noexcept nogil:
         # Write game i's observation for ``seat``, its legal actions and the seat to act.
@@ -167,50 +206,76 @@ cdef class Batch:
             mask[shown[j]] = 1
         current[0] = to_act
 
-    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
-              float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
-              int32_t[::1] current not None):
+    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None):
         """Begin a new episode in games ``start..stop-1``."""
         cdef Py_ssize_t i
-        cdef int seat
-        self._check_arrays(start, stop, obs, mask, current)
+        cdef int seat, j
+        self._check_slice(start, stop)
         with nogil:
             for i in range(start, stop):
                 self._begin(i, worker)
                 seat = self.learner if self.learner >= 0 else self.k.current(self._state(i))
-                self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+                self._show(i, seat, &self.obs[i, 0], &self.mask[i, 0], &self.current[i])
+                self.terminated[i] = 0
+                for j in range(self.rewards.shape[1]):
+                    self.rewards[i, j] = 0.0
+        if not self.started:
+            self.started = all(self.episodes[i] > 0 for i in range(self.n))
 
     def check(self, const int64_t[::1] actions not None):
-        """Return the first game whose action is not legal (or not needed), else -1."""
-        cdef Py_ssize_t i
-        cdef void *s
-        cdef int64_t a
+        """Return the first game whose action is not legal, else -1 (nothing moves).
+
+        A game that ended in the last step resets in the next: its action is ignored.
+        """
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        self._ready()
+        return self._first_illegal(actions)
+
+    cdef Py_ssize_t _first_illegal(self, const int64_t[::1] actions) noexcept:
+        cdef Py_ssize_t i
         for i in range(self.n):
-            if self.ended[i]:
-                continue            # this game resets: its action is ignored
-            s = self._state(i)
-            a = actions[i]
-            if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+            if not self.ended[i] and not self._shown(i, actions[i]):
                 return i
         return -1
 
-    def step(self, const int64_t[::1] actions not None, Py_ssize_t start, Py_ssize_t stop,
-             Worker worker not None, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
-             float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
-             int32_t[::1] current not None):
-        """Step games ``start..stop-1`` with ``actions`` (already checked by ``check``)."""
+    def step(self, const int64_t[::1] actions not None, Worker worker not None):
+        """Check every action, then (if all are legal) step every game: ``check`` and
+        ``step_slice`` in one call.  Return the first game whose action is illegal (then
+        nothing moved), else -1."""
+        cdef Py_ssize_t bad
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        self._check_slice(0, self.n)
+        self._ready()
+        bad = self._first_illegal(actions)
+        if bad < 0:
+            self._step(actions, 0, self.n, worker)
+        return bad
+
+    def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
+                   const int64_t[::1] actions not None):
+        """Step games ``start..stop-1`` with ``actions`` (checked by ``check`` first).
+
+        An action that is not legal is skipped (``check`` refuses it first).
+        """
+        self._check_slice(start, stop)
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+        self._ready()
+        self._step(actions, start, stop, worker)
+
+    cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
+                    Worker worker) noexcept:
         cdef Py_ssize_t i
-        cdef int seat, p, count
+        cdef int seat, p, count, to_act
         cdef int64_t a
         cdef uint8_t w[MAX_PLAYERS]
         cdef void *s
-        self._check_arrays(start, stop, obs, mask, current)
-        if (actions.shape[0] != self.n or rewards.shape[0] != self.n
-                or rewards.shape[1] != (self.players if self.learner < 0 else 1)
-                or terminated.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
+        cdef float[:, ::1] obs = self.obs, rewards = self.rewards
+        cdef int8_t[:, ::1] mask = self.mask
+        cdef uint8_t[::1] terminated = self.terminated
+        cdef int32_t[::1] current = self.current
         with nogil:
             for i in range(start, stop):
                 s = self._state(i)
@@ -223,16 +288,17 @@ cdef class Batch:
                     self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
                     continue
                 a = actions[i]
-                if a < 0 or a >= self.num_actions or not self.k.is_legal(s, <int>a):
+                if not self._shown(i, a):
                     continue        # unreachable after check(); never trust, never crash
                 seat = self.k.current(s)
                 self.k.apply(s, <int>a)
                 self._opponents(i, worker)
+                to_act = self.k.current(s)
                 if self.learner >= 0:
                     seat = self.learner
-                elif self.k.current(s) >= 0:
-                    seat = self.k.current(s)
-                if self.k.current(s) < 0:
+                elif to_act >= 0:
+                    seat = to_act
+                if to_act < 0:
                     # The final result: 1 for a sole winner, 1/k for k who share, 0 else.
                     self.k.winners(s, w)
                     count = 0
@@ -247,18 +313,47 @@ cdef class Batch:
                     self.ended[i] = 1
                 self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
 
+    def legal_counts(self, int32_t[::1] counts not None):
+        """Write how many legal actions every game's mask shows; return the largest."""
+        cdef Py_ssize_t i
+        cdef int most = 0
+        if counts.shape[0] != self.n:
+            raise ValueError(f"counts must hold {self.n} values")
+        for i in range(self.n):
+            counts[i] = self.shown_n[i]
+            most = max(most, self.shown_n[i])
+        return most
+
+    def legal_actions(self, int32_t[:, ::1] out not None):
+        """Write every game's legal actions (its mask, ascending) into ``out``, -1 after."""
+        cdef Py_ssize_t i
+        cdef int j, width = out.shape[1]
+        cdef uint16_t *shown
+        if out.shape[0] != self.n:
+            raise ValueError(f"out must have {self.n} rows")
+        with nogil:
+            for i in range(self.n):
+                shown = self.shown + i * self.max_legal
+                for j in range(width):
+                    out[i, j] = shown[j] if j < self.shown_n[i] else -1
+
     def random_actions(self, int64_t[::1] out not None, uint64_t seed):
-        """Fill ``out`` with a uniformly random legal action of every game (0 if it ended)."""
+        """Fill ``out`` with a uniformly random legal action of every game (0 if it ended).
+
+        The draw is the random player's, ``legal[bounded(count)]``, from the legal
+        actions the masks show (they are remembered, so nothing is recomputed).
+        """
         cdef rng_t rng
         cdef Py_ssize_t i
         cdef int a
         if out.shape[0] != self.n:
             raise ValueError(f"out must hold {self.n} actions")
+        self._ready()
         rng_seed(&rng, seed)
         with nogil:
             for i in range(self.n):
-                a = self.k.random_action(self._state(i), &rng) if not self.ended[i] else 0
-                out[i] = a if a >= 0 else 0
+                a = pick(self.shown + i * self.max_legal, self.shown_n[i], &rng)
+                out[i] = a if a >= 0 and not self.ended[i] else 0
 
     def state_bytes(self, Py_ssize_t i):
         """Return game ``i``'s position struct (for tests)."""

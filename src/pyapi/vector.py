@@ -29,6 +29,7 @@ game is ignored and whose reward is 0.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
@@ -108,6 +109,9 @@ class VectorEnv:
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._current = np.zeros(n, dtype=np.int32)
+        self._reward_view = self._rewards if learner < 0 else self._rewards[:, 0]
+        self._batch.bind(self._obs, self._mask, self._rewards,
+                         self._terminated.view(np.uint8), self._current)
         nodes = budget + 1 if kind == _KINDS["ismcts"] else 0
         state_size = len(self._batch.state_bytes(0))
         self._workers = [_vector.Worker(state_size, nodes) for _ in range(self.threads)]
@@ -115,6 +119,7 @@ class VectorEnv:
         self._slices = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._started = False
+        self._lock = threading.Lock()
 
     @property
     def observation_shape(self) -> tuple[int, int]:
@@ -122,13 +127,19 @@ class VectorEnv:
         return (self.num_envs, self._obs.shape[1])
 
     def _run(self, fn: Any, *args: Any) -> None:
-        if self._pool is None:
-            fn(*self._slices[0], self._workers[0], *args)
-            return
-        jobs = [self._pool.submit(fn, a, b, w, *args)
-                for (a, b), w in zip(self._slices, self._workers, strict=True)]
-        for job in jobs:
-            job.result()
+        """Call ``fn(start, stop, worker, *args)`` on every thread's slice of the games."""
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this VectorEnv is being stepped by another thread")
+        try:
+            if self._pool is None:
+                fn(0, self.num_envs, self._workers[0], *args)
+                return
+            jobs = [self._pool.submit(fn, a, b, w, *args)
+                    for (a, b), w in zip(self._slices, self._workers, strict=True)]
+            for job in jobs:
+                job.result()
+        finally:
+            self._lock.release()
 
     def _info(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._mask, "current_player": self._current}
@@ -138,9 +149,7 @@ class VectorEnv:
 
         The arrays are the environment's own, overwritten by the next call.
         """
-        self._run(self._batch.reset, self._obs, self._mask, self._current)
-        self._terminated[:] = False
-        self._rewards[:] = 0
+        self._run(self._batch.reset)
         self._started = True
         return self._obs, self._info()
 
@@ -160,25 +169,21 @@ class VectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = self._actions(actions)
-        bad = self._batch.check(acts)
+        if self._pool is None:          # one thread: check and step in one compiled call
+            if not self._lock.acquire(blocking=False):
+                raise RuntimeError("this VectorEnv is being stepped by another thread")
+            try:
+                bad = self._batch.step(acts, self._workers[0])
+            finally:
+                self._lock.release()
+        else:
+            bad = self._batch.check(acts)
+            if bad < 0:
+                self._run(self._batch.step_slice, acts)
         if bad >= 0:
             raise IllegalActionError(
                 f"illegal action {int(acts[bad])} in game {bad}; nothing was played")
-        self._step(acts, self._terminated.view(np.uint8))
-        rewards = self._rewards if self.seat is None else self._rewards[:, 0]
-        return self._obs, rewards, self._terminated, self._truncated, self._info()
-
-    def _step(self, acts: npt.NDArray[np.int64], terminated: npt.NDArray[np.uint8]) -> None:
-        def run(bounds: tuple[int, int], worker: _vector.Worker) -> None:
-            self._batch.step(acts, bounds[0], bounds[1], worker, self._obs, self._mask,
-                             self._rewards, terminated, self._current)
-
-        if self._pool is None:
-            run(self._slices[0], self._workers[0])
-            return
-        for job in [self._pool.submit(run, bounds, worker)
-                    for bounds, worker in zip(self._slices, self._workers, strict=True)]:
-            job.result()
+        return self._obs, self._reward_view, self._terminated, self._truncated, self._info()
 
     def _actions(self, actions: object) -> npt.NDArray[np.int64]:
         if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
@@ -186,6 +191,31 @@ class VectorEnv:
         if actions.shape != (self.num_envs,):
             raise TypeError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         return np.ascontiguousarray(actions, dtype=np.int64)
+
+    def legal_actions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """Return every game's legal actions as a padded array, and their counts.
+
+        ``ids[i, :counts[i]]`` are the actions ``info["action_mask"][i]`` allows,
+        ascending, and ``-1`` pads the rest; ``ids`` has ``max(counts)`` columns (at
+        least one).  A policy that looks only at the legal actions reads them here
+        instead of scanning the mask.
+
+        >>> import boardcore
+        >>> env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), 2, seed=1)
+        >>> obs, info = env.reset()
+        >>> ids, counts = env.legal_actions()
+        >>> bool((info["action_mask"][0, ids[0, :counts[0]]] == 1).all())
+        True
+        >>> int(counts[0]) == int(info["action_mask"][0].sum())
+        True
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before legal_actions()")
+        counts = np.zeros(self.num_envs, dtype=np.int32)
+        width = max(self._batch.legal_counts(counts), 1)
+        ids = np.empty((self.num_envs, width), dtype=np.int32)
+        self._batch.legal_actions(ids)
+        return ids, counts
 
     def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
         """Return a uniformly random legal action for every game (a baseline policy)."""
@@ -195,8 +225,9 @@ class VectorEnv:
 
     def close(self) -> None:
         """Stop the threads."""
-        if self._pool is not None:
-            self._pool.shutdown()
+        pool = getattr(self, "_pool", None)     # None too if __init__ raised
+        if pool is not None:
+            pool.shutdown()
             self._pool = None
 
     def __del__(self) -> None:

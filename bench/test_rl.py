@@ -1,0 +1,165 @@
+"""Reinforcement learning: VectorEnv against pgx, the PettingZoo adapter against connect_four.
+
+Figures (group ``rl``; docs/rl.md):
+
+* ``VectorEnv self-play steps/s``: 256 two-player Just4Fun games stepped together with
+  random legal actions (``random_actions``), observations and masks written every
+  step, one thread (>= 2M).
+* ``VectorEnv / pgx connect_four``: the same loop against pgx's ``connect_four`` (JAX
+  on CPU, jitted ``vmap`` of 256 games with auto-reset and masked random actions, whole
+  ``lax.scan`` calls), alternated in one run (>= 3; ``pgx`` is its own figure).
+* ``PettingZoo adapter turns/s``: ``boardcore.envs.pettingzoo_env`` driven by the usual
+  AEC loop (``agent_iter``, ``last``, a random legal action from the mask, ``step``)
+  (>= 20k), and its ratio to PettingZoo's ``connect_four_v3`` in the same loop,
+  alternated (>= 4; against ``connect_four_v3.raw_env()`` without its wrappers: info).
+
+Peers missing from the environment (``pip install boardcore[bench]``) skip with a note.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import boardcore
+
+ENVS = 256
+STEPS = 100           # VectorEnv steps (and pgx scan length) per call
+EPISODES = 20         # AEC episodes per call of the PettingZoo loop
+C4_EPISODES = 60      # connect_four episodes per call: about as long as ours
+
+
+# ---------------------------------------------------------------------------------
+# VectorEnv, and pgx
+# ---------------------------------------------------------------------------------
+
+
+class VectorLoop:
+    """``STEPS`` self-play steps of ``ENVS`` Just4Fun games, random legal actions."""
+
+    def __init__(self) -> None:
+        self.env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), ENVS, seed=1)
+        self.env.reset()
+        self.calls = 0
+
+    def __call__(self) -> int:
+        env = self.env
+        self.calls += 1
+        for t in range(STEPS):
+            env.step(env.random_actions(self.calls * STEPS + t))
+        return STEPS * ENVS
+
+
+class PgxLoop:
+    """pgx ``connect_four``: ``STEPS`` auto-reset steps of ``ENVS`` games, one jitted scan."""
+
+    def __init__(self, jax: Any, pgx: Any) -> None:
+        from pgx.experimental import auto_reset
+
+        jnp = jax.numpy
+        env = pgx.make("connect_four")
+        step = jax.vmap(auto_reset(env.step, env.init))
+
+        def body(carry: Any, _: object) -> Any:
+            state, key = carry
+            key, k1, k2 = jax.random.split(key, 3)
+            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+            action = jax.random.categorical(k1, logits, axis=-1)
+            return (step(state, action, jax.random.split(k2, ENVS)), key), None
+
+        self.jax = jax
+        self.run = jax.jit(lambda state, key: jax.lax.scan(body, (state, key), None,
+                                                           length=STEPS)[0])
+        key = jax.random.PRNGKey(0)
+        self.carry = self.run(jax.jit(jax.vmap(env.init))(jax.random.split(key, ENVS)), key)
+        jax.block_until_ready(self.carry)       # compiled before any timing
+
+    def __call__(self) -> int:
+        self.carry = self.run(*self.carry)
+        self.jax.block_until_ready(self.carry)
+        return STEPS * ENVS
+
+
+def test_vector_env_self_play(benchmark, figures, median_seconds) -> None:
+    loop = VectorLoop()
+    benchmark.group = "rl"
+    benchmark.pedantic(loop, rounds=15, warmup_rounds=2)
+    s = median_seconds(benchmark)
+    if s is not None:
+        figures.record("VectorEnv self-play steps/s (256 envs, obs+mask, 1 thread)",
+                       STEPS * ENVS / s, "/s", target=">= 2e6")
+
+
+@pytest.mark.benchmark(group="rl")
+def test_vector_env_vs_pgx(figures, alternate, pgx) -> None:
+    import jax
+
+    ours, theirs = VectorLoop(), PgxLoop(jax, pgx)
+    s = alternate({"vector_env": ours, "pgx": theirs}, rounds=9)
+    if s is not None:
+        figures.record_peer(f"pgx {pgx.__version__} connect_four, 256 envs, JAX "
+                            f"{jax.__version__} CPU", STEPS * ENVS / s["pgx"], "/s")
+        figures.record_ratio("VectorEnv / pgx connect_four steps/s", s["pgx"] / s["vector_env"],
+                             ">= 3")
+
+
+# ---------------------------------------------------------------------------------
+# The PettingZoo adapter, and connect_four_v3
+# ---------------------------------------------------------------------------------
+
+
+def aec_turns(env: Any, episodes: int, seed: int = 0) -> int:
+    """The usual AEC loop with random legal actions; the number of ``step`` calls."""
+    rnd = random.Random(seed)
+    turns = 0
+    for e in range(episodes):
+        env.reset(seed=seed + e)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rnd.randrange(len(legal))])
+            env.step(action)
+            turns += 1
+    return turns
+
+
+def test_pettingzoo_adapter(benchmark, figures, median_seconds, pettingzoo) -> None:
+    from boardcore.envs import pettingzoo_env
+
+    env = pettingzoo_env("just4fun", players=2)
+    turns = aec_turns(env, EPISODES)
+    benchmark.group = "rl"
+    benchmark.pedantic(lambda: aec_turns(env, EPISODES), rounds=9, warmup_rounds=1)
+    s = median_seconds(benchmark)
+    if s is not None:
+        figures.record("PettingZoo adapter turns/s (just4fun, 2 players)", turns / s,
+                       "/s", target=">= 20e3")
+
+
+@pytest.mark.benchmark(group="rl")
+def test_pettingzoo_adapter_vs_connect_four(figures, alternate, connect_four_v3) -> None:
+    c4 = connect_four_v3
+    from boardcore.envs import pettingzoo_env
+
+    envs = {"ours": (pettingzoo_env("just4fun", players=2), EPISODES),
+            "connect_four_v3": (c4.env(), C4_EPISODES),
+            "connect_four_v3 raw_env": (c4.raw_env(), C4_EPISODES)}
+    turns = {name: aec_turns(env, n) for name, (env, n) in envs.items()}
+    s = alternate({name: (lambda env=env, n=n: aec_turns(env, n))
+                   for name, (env, n) in envs.items()}, rounds=7)
+    if s is not None:
+        rate = {name: turns[name] / s[name] for name in envs}
+        figures.record_peer("PettingZoo connect_four_v3 (env(), as made) AEC loop",
+                            rate["connect_four_v3"], "/s")
+        figures.record_peer("PettingZoo connect_four_v3 raw_env() AEC loop",
+                            rate["connect_four_v3 raw_env"], "/s")
+        figures.record_ratio("PettingZoo adapter / connect_four_v3 turns/s",
+                             rate["ours"] / rate["connect_four_v3"], ">= 4")
+        figures.record_ratio("PettingZoo adapter / connect_four_v3 raw_env() turns/s",
+                             rate["ours"] / rate["connect_four_v3 raw_env"], None)

@@ -1,0 +1,263 @@
+"""VectorEnv: the same trajectories for any thread count, checked actions, autoreset."""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+
+import numpy as np
+import pytest
+
+import boardcore
+from boardcore._engine import _vector
+from boardcore.errors import IllegalActionError
+from tests.conftest import player_counts
+
+
+def _env(name: str = "just4fun", n: int = 8, **kwargs: object) -> boardcore.VectorEnv:
+    players = kwargs.pop("players", player_counts(name)[0])
+    return boardcore.VectorEnv(boardcore.make(name, players=players), n, **kwargs)
+
+
+def _trajectory(env: boardcore.VectorEnv, steps: int, seed: int = 0) -> list[bytes]:
+    obs, info = env.reset()
+    out = [obs.tobytes(), info["action_mask"].tobytes()]
+    for t in range(steps):
+        obs, rewards, terminated, _, info = env.step(env.random_actions(seed + t))
+        out += [obs.tobytes(), rewards.tobytes(), terminated.tobytes(),
+                info["action_mask"].tobytes(), info["current_player"].tobytes()]
+    return out
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+@pytest.mark.parametrize("opponents", [None, "random", "greedy", "ismcts:20"])
+def test_seeds_give_the_same_trajectory_for_any_thread_count(name: str,
+                                                             opponents: str | None) -> None:
+    steps = 40 if opponents in (None, "random") else 12
+    runs = [_trajectory(_env(name, 6, seed=3, opponents=opponents, threads=t), steps)
+            for t in (1, 2, 3)]
+    assert runs[0] == runs[1] == runs[2]
+    assert _trajectory(_env(name, 6, seed=4, opponents=opponents), steps) != runs[0]
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_self_play_follows_the_states(name: str) -> None:
+    """Game i is game.new_state(...) played with the actions given; rewards are outcomes."""
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    env = boardcore.VectorEnv(game, 4, seed=9)
+    _, info = env.reset()
+    plays: list[list[int]] = [[] for _ in range(4)]
+    ended = np.zeros(4, bool)
+    finished = 0
+    for t in range(2000):
+        actions = env.random_actions(t)
+        for i in range(4):
+            if not ended[i]:
+                plays[i].append(int(actions[i]))
+                seat = int(info["current_player"][i])
+                assert info["action_mask"][i, actions[i]] == 1
+                assert int(info["action_mask"][i].sum()) == len(
+                    np.flatnonzero(info["action_mask"][i]))
+                assert 0 <= seat < game.num_players
+        before = info["current_player"].copy()
+        _, rewards, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        for i in np.flatnonzero(terminated):
+            finished += 1
+            assert rewards[i].sum() == pytest.approx(1.0)
+            assert set(np.unique(rewards[i])) <= {0.0, 1.0, 0.5, 1 / 3, 0.25}
+            assert not info["action_mask"][i].any() and info["current_player"][i] == -1
+            assert ended[i] == 0 and before[i] >= 0
+        assert not rewards[~terminated].any()
+        ended = terminated.copy()
+        if finished >= 4:
+            break
+    assert finished >= 4
+
+
+def test_episodes_are_the_states_of_derived_seeds() -> None:
+    """Episode e of game i is new_state(derive_seed(seed, 4, i << 32 | e)), played out."""
+    from boardcore._engine._state import derive_seed
+
+    game = boardcore.make("just4fun", players=3)
+    env = boardcore.VectorEnv(game, 3, seed=11)
+    obs, info = env.reset()
+    states = [game.new_state(derive_seed(11, 4, i << 32)) for i in range(3)]
+    episodes = [1, 1, 1]
+    done = 0
+    for t in range(400):
+        for i, state in enumerate(states):
+            seat = int(info["current_player"][i])
+            if seat >= 0:
+                assert seat == state.current_player
+                assert np.array_equal(obs[i], state.observation(seat))
+                assert np.array_equal(info["action_mask"][i], state.legal_actions_mask())
+        actions = env.random_actions(t)
+        obs, rewards, terminated, _, info = env.step(actions)
+        for i, state in enumerate(states):
+            if state.is_over():             # reset in this step: a new deal
+                states[i] = game.new_state(derive_seed(11, 4, i << 32 | episodes[i]))
+                episodes[i] += 1
+                continue
+            mover = state.current_player
+            state.apply(int(actions[i]))
+            if terminated[i]:
+                done += 1
+                outcome = state.outcome()
+                assert outcome is not None
+                assert rewards[i].tolist() == [1 / len(outcome.winners) if p in outcome.winners
+                                               else 0.0 for p in range(3)]
+                assert np.array_equal(obs[i], state.observation(mover))
+    assert done >= 3
+
+
+def test_learner_mode_plays_the_other_seats() -> None:
+    env = _env("just4fun", 16, players=3, seed=2, opponents="random", seat=1)
+    obs, info = env.reset()
+    assert (info["current_player"] == 1).all() and obs.shape == (16, 264)
+    wins: list[float] = []
+    for t in range(400):
+        obs, rewards, terminated, _, info = env.step(env.random_actions(t))
+        live = ~terminated
+        assert rewards.shape == (16,)
+        assert (info["current_player"][live] == 1).all()
+        assert (info["current_player"][terminated] == -1).all()
+        wins += rewards[terminated].tolist()
+    assert len(wins) > 50 and 0.15 < np.mean(wins) < 0.55
+
+
+def test_bad_actions_raise_before_anything_moves() -> None:
+    env = _env("just4fun", 5, seed=6)
+    obs, info = env.reset()
+    snapshot = [env._batch.state_bytes(i) for i in range(5)]
+    good = env.random_actions(1)
+    obs_before, mask_before = obs.copy(), info["action_mask"].copy()
+    illegal = good.copy()
+    illegal[3] = int(np.flatnonzero(info["action_mask"][3] == 0)[0])
+    for bad in (illegal, np.full(5, -1), np.full(5, 10**9), good.astype(np.uint8) * 0 + 255):
+        with pytest.raises(IllegalActionError, match="nothing was played"):
+            env.step(bad)
+    for bad in (good.tolist(), good.astype(np.float64), good[:4], good.reshape(5, 1), None,
+                np.zeros(5, dtype=np.bool_)):
+        with pytest.raises(TypeError):
+            env.step(bad)
+    assert [env._batch.state_bytes(i) for i in range(5)] == snapshot
+    assert np.array_equal(obs, obs_before) and np.array_equal(info["action_mask"], mask_before)
+    env.step(good.astype(np.int32))           # any integer dtype is accepted
+
+
+def test_autoreset_ignores_the_action_of_a_game_that_ended() -> None:
+    env = _env("just4fun", 64, seed=2)
+    env.reset()
+    for t in range(500):
+        _, rewards, terminated, _, _ = env.step(env.random_actions(t))
+        if terminated.any():
+            break
+    ended = np.flatnonzero(terminated)
+    actions = env.random_actions(99)
+    actions[ended] = 10**6                     # ignored: those games reset
+    _, rewards, terminated, _, info = env.step(actions)
+    assert not terminated[ended].any() and not rewards[ended].any()
+    assert (info["current_player"][ended] >= 0).all()
+    assert (info["action_mask"][ended].sum(axis=1) > 0).all()
+
+
+def test_legal_actions_match_the_mask() -> None:
+    for name in boardcore.GAMES:
+        try:
+            env = _env(name, 7, seed=5)
+        except NotImplementedError:
+            continue
+        _, info = env.reset()
+        for t in range(30):
+            ids, counts = env.legal_actions()
+            assert ids.dtype == np.int32 and ids.shape == (7, max(int(counts.max()), 1))
+            for i in range(7):
+                assert ids[i, :counts[i]].tolist() == np.flatnonzero(
+                    info["action_mask"][i]).tolist()
+                assert (ids[i, counts[i]:] == -1).all()
+            _, _, _, _, info = env.step(env.random_actions(t))
+
+
+def test_arguments_are_checked() -> None:
+    game = boardcore.make("just4fun", players=2)
+    with pytest.raises(TypeError):
+        boardcore.VectorEnv("just4fun", 2, seed=1)  # type: ignore[arg-type]
+    for kwargs in ({"opponents": "chess"}, {"opponents": "ismcts:0"}, {"threads": 0},
+                   {"opponents": "random", "seat": 2}, {"seed": -1}):
+        with pytest.raises(ValueError):
+            boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
+    for n in (0, -3):
+        with pytest.raises(ValueError):
+            boardcore.VectorEnv(game, n, seed=1)
+    env = boardcore.VectorEnv(game, 2, seed=1)
+    for early in (lambda: env.step(np.zeros(2, dtype=np.int64)), lambda: env.random_actions(1),
+                  env.legal_actions):
+        with pytest.raises(RuntimeError):
+            early()
+    with pytest.raises(TypeError):
+        pickle.dumps(env)
+
+
+def test_batch_survives_hostile_calls() -> None:
+    """The compiled batch refuses wrong arrays, out-of-range games and early calls."""
+    game = boardcore.make("just4fun", players=2)
+    batch = _vector.Batch(game._engine, 3, 1, -1, 0, 0, 0.0)
+    worker = _vector.Worker(100, 0)
+    arrays = [np.zeros((3, batch.observation_size), np.float32),
+              np.zeros((3, batch.num_actions), np.int8), np.zeros((3, 2), np.float32),
+              np.zeros(3, np.uint8), np.zeros(3, np.int32)]
+    acts = np.zeros(3, np.int64)
+    for call in (lambda: batch.reset(0, 3, worker), lambda: batch.step(acts, worker),
+                 lambda: batch.step_slice(0, 3, worker, acts)):
+        with pytest.raises(RuntimeError):           # nothing bound yet
+            call()
+    for i, bad in enumerate((np.zeros((3, 5), np.float32), np.zeros((2, 3924), np.int8),
+                             np.zeros((3, 1), np.float32), np.zeros(4, np.uint8),
+                             np.zeros(3, np.int64))):
+        with pytest.raises((ValueError, TypeError)):
+            batch.bind(*arrays[:i], bad, *arrays[i + 1:])
+    batch.bind(*arrays)
+    with pytest.raises(RuntimeError):
+        batch.bind(*arrays)                         # once
+    for call in (lambda: batch.check(acts), lambda: batch.random_actions(acts, 1),
+                 lambda: batch.step(acts, worker), lambda: batch.step_slice(0, 3, worker, acts)):
+        with pytest.raises(RuntimeError):           # no game has begun
+            call()
+    for start, stop in ((0, 4), (-1, 3), (2, 1)):
+        with pytest.raises(ValueError):
+            batch.reset(start, stop, worker)
+    with pytest.raises(ValueError):
+        _vector.Worker(0, 0)
+    batch.reset(0, 3, worker)
+    with pytest.raises(ValueError):
+        batch.check(acts.astype(np.int32))
+    with pytest.raises(ValueError):
+        batch.step(np.zeros(2, np.int64), worker)
+    before = [batch.state_bytes(i) for i in range(3)]
+    batch.step_slice(0, 3, worker, np.full(3, 10**6, np.int64))
+    assert batch.step(np.full(3, -1, np.int64), worker) == 0
+    assert [batch.state_bytes(i) for i in range(3)] == before   # illegal: nothing moved
+    with pytest.raises(IndexError):
+        batch.state_bytes(3)
+    for name, fn in inspect.getmembers(batch, callable):
+        if name.startswith("__"):
+            continue
+        for args in ((), (None,), (np.zeros(3),), (-1, 10**9, None), (0, 3, None, None)):
+            try:
+                fn(*args)
+            except Exception:
+                pass
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import boardcore.vector
+
+    tests = doctest.DocTestFinder().find(boardcore.vector)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert sum(len(t.examples) for t in tests) > 5
