@@ -77,9 +77,15 @@ cdef extern from *:
     #endif
         PyObject_Free(p);
     }
-    /* Give class t the free list: only a static, final, non-GC class of fixed size. */
+    /* Give class t the free list: only a static, final, non-GC class of fixed size.
+       Never on free-threaded builds: the lists are off there, and registering would
+       race on these statics when two threads make their first configurations. */
     static int boardcore_use_freelist(PyObject *cls) {
         PyTypeObject *t = (PyTypeObject *)cls;
+    #ifdef Py_GIL_DISABLED
+        (void)t;
+        return 0;
+    #endif
         if (boardcore_list_of(t) != NULL) return 0;
         if (boardcore_nlists == 8 || t->tp_itemsize != 0
                 || (t->tp_flags & (Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_BASETYPE)))
