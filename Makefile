@@ -48,7 +48,8 @@ test-sdist:  ## the sdist alone: pip install boardcore-*.tar.gz[test], then pyte
 	$(SDIST_VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.tar.gz)[test]"
 	cd build/sdist-test/boardcore-* && $(abspath $(SDIST_VENV))/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-test-ray: test-env  ## the Ray backend against a local Ray (installs boardcore[ray] into $(VENV))
+test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcore[ray] to $(VENV))
+	test -x $(VENV)/bin/python || $(MAKE) test-env
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[ray]"
 	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
 

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:
     from boardcore._registry import AnyGame
@@ -120,7 +121,7 @@ def _check_version(version: str) -> None:
 
 
 def simulate_part(game: Game[Any], seed: int, start: int, stop: int, workers: int,
-                  version: str) -> tuple[np.ndarray, ...]:
+                  version: str) -> tuple[npt.NDArray[Any], ...]:
     """Play games ``start..stop-1`` of ``simulate``'s batch ``seed`` (a Ray task's body).
 
     Returns the rows of ``scores``, ``winners`` (uint8), ``lengths`` and ``stats``.
@@ -150,7 +151,7 @@ def simulate_part(game: Game[Any], seed: int, start: int, stop: int, workers: in
 
 
 def simulate_parts(game: Game[Any], games: int, seed: int, workers: int,
-                   address: str | None) -> Iterator[tuple[int, int, tuple[np.ndarray, ...]]]:
+                   address: str | None) -> Iterator[tuple[int, int, tuple[npt.NDArray[Any], ...]]]:
     """Run ``simulate``'s batch as Ray tasks; yield each part's rows as it finishes."""
     import boardcore
 
@@ -166,7 +167,7 @@ def simulate_parts(game: Game[Any], games: int, seed: int, workers: int,
 
 
 def arena_part(game: AnyGame, agents: Sequence[str], seed: int, start: int, stop: int,
-               workers: int, version: str) -> tuple[np.ndarray, ...]:
+               workers: int, version: str) -> tuple[npt.NDArray[Any], ...]:
     """Play games ``start..stop-1`` of an arena (a Ray task's body).
 
     Returns the rows of ``scores``, ``winners`` and ``lengths``.
@@ -193,7 +194,7 @@ def arena_part(game: AnyGame, agents: Sequence[str], seed: int, start: int, stop
 
 
 def arena_parts(game: AnyGame, agents: Sequence[str], games: int, seed: int, workers: int,
-                address: str | None) -> Iterator[tuple[int, int, tuple[np.ndarray, ...]]]:
+                address: str | None) -> Iterator[tuple[int, int, tuple[npt.NDArray[Any], ...]]]:
     """Run an arena as Ray tasks; yield each part's rows as it finishes."""
     import boardcore
 
