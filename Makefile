@@ -4,7 +4,10 @@ VENV ?= .venv-test
 DEV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: help demo build debug test-env test docs bench bench-smoke lint typecheck annotate clean
+.PHONY: help demo build debug test-env test test-sdist test-ray wheels docs bench bench-smoke \
+	lint typecheck annotate clean
+
+SDIST_VENV ?= .venv-sdist
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -44,6 +47,23 @@ docs:  ## the site (Sphinx + furo) into docs/_build/html from the wheel test-env
 		$(abspath docs) $(abspath docs/_build/html)
 	@echo "the site: docs/_build/html/index.html"
 
+test-sdist:  ## the sdist alone: pip install boardcore-*.tar.gz[test], then pytest in the unpacked sdist
+	test -f "$$(ls dist/boardcore-*.tar.gz 2>/dev/null | head -1)" || $(PYTHON) -m build --sdist --outdir dist .
+	rm -rf build/sdist-test && mkdir -p build/sdist-test
+	tar -xzf "$$(ls dist/boardcore-*.tar.gz)" -C build/sdist-test
+	$(PYTHON) -m venv --clear $(SDIST_VENV)
+	$(SDIST_VENV)/bin/python -m pip install -q --upgrade pip
+	$(SDIST_VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.tar.gz)[test]"
+	cd build/sdist-test/boardcore-* && $(abspath $(SDIST_VENV))/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
+
+test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcore[ray] to $(VENV))
+	test -x $(VENV)/bin/python || $(MAKE) test-env
+	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[ray]"
+	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
+
+wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
+	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)
+
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
 	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard "gymnasium>=1.2.2,<1.5" \
 		"pettingzoo>=1.25,<1.28" pygame "pgx>=2.4" "jax[cpu]>=0.4.30"
@@ -67,5 +87,5 @@ annotate:  ## cython -a HTML for every engine (look for yellow in the hot loops)
 	@echo "annotations: /tmp/*.html"
 
 clean:  ## remove build output
-	rm -rf build dist *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html .pytest_cache .benchmarks \
-		docs/_build docs/_generated
+	rm -rf build dist wheelhouse *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html \
+		.pytest_cache .benchmarks docs/_build docs/_generated

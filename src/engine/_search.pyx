@@ -194,6 +194,7 @@ cdef int _root(EngineState state, void **root, int *seat) except -1:
     seat[0] = k.current(root[0])
     if seat[0] < 0:
         free(root[0])
+        root[0] = NULL
         raise ValueError("the game is over: there is no seat to act for")
     return 0
 
@@ -273,12 +274,12 @@ def ismcts(EngineState state, Tree tree, Py_ssize_t iterations, double time_limi
     ``visits`` maps each legal action to its visit count at the root.  The search stops
     after ``iterations`` (``0``: no limit) or ``time_limit`` seconds (``0``: none).
     """
-    cdef void *root
+    cdef void *root = NULL
     cdef int seat
     cdef rng_t rng
     cdef Py_ssize_t done, cap
     cdef long long deadline = 0
-    cdef uint32_t *visits
+    cdef uint32_t *visits = NULL
     cdef node_t *nodes
     cdef uint16_t legal[MAX_ACTIONS]
     cdef int i, n
@@ -295,29 +296,30 @@ def ismcts(EngineState state, Tree tree, Py_ssize_t iterations, double time_limi
         tree.busy = True
     try:
         tree.reserve(cap)
-    except MemoryError:
-        tree.busy = False
-        raise
-    _root(state, &root, &seat)
-    visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
-    if visits == NULL:
+        _root(state, &root, &seat)
+        visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
+        if visits == NULL:
+            raise MemoryError()
+        memset(visits, 0, MAX_ACTIONS * sizeof(uint32_t))
+        rng_seed(&rng, seed)
+        if time_limit > 0:
+            deadline = boardcore_now_ns() + <long long>(time_limit * 1e9)
+        if iterations == 0:
+            iterations = 1 << 62
+        nodes = tree.nodes
+        with nogil:
+            done = _ismcts(state._k, root, seat, iterations, deadline, exploration, &rng,
+                           nodes, cap, <char *>root + state._k.state_size, visits)
+        n = state._k.legal(root, legal)
+        result = {legal[i]: visits[legal[i]] for i in range(n)}
+    finally:
+        free(visits)
         free(root)
-        raise MemoryError()
-    memset(visits, 0, MAX_ACTIONS * sizeof(uint32_t))
-    rng_seed(&rng, seed)
-    if time_limit > 0:
-        deadline = boardcore_now_ns() + <long long>(time_limit * 1e9)
-    if iterations == 0:
-        iterations = 1 << 62
-    nodes = tree.nodes
-    with nogil:
-        done = _ismcts(state._k, root, seat, iterations, deadline, exploration, &rng,
-                       nodes, cap, <char *>root + state._k.state_size, visits)
-    tree.busy = False
-    n = state._k.legal(root, legal)
-    result = {legal[i]: visits[legal[i]] for i in range(n)}
-    free(visits)
-    free(root)
+        # Released on every path (a finished game, a wrong argument), and inside the
+        # critical section, so that the next thread to take the tree also sees every
+        # write this search made to its nodes (free-threaded builds).
+        with cython.critical_section(tree):
+            tree.busy = False
     return done, result
 
 

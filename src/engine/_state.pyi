@@ -29,6 +29,7 @@ class EngineConfig:
         winners: npt.NDArray[np.uint8],
         lengths: npt.NDArray[np.int64],
         stats: npt.NDArray[np.int64],
+        offset: int = 0,
     ) -> None: ...
 
 @disjoint_base

@@ -77,9 +77,15 @@ cdef extern from *:
     #endif
         PyObject_Free(p);
     }
-    /* Give class t the free list: only a static, final, non-GC class of fixed size. */
+    /* Give class t the free list: only a static, final, non-GC class of fixed size.
+       Never on free-threaded builds: the lists are off there, and registering would
+       race on these statics when two threads make their first configurations. */
     static int boardcore_use_freelist(PyObject *cls) {
         PyTypeObject *t = (PyTypeObject *)cls;
+    #ifdef Py_GIL_DISABLED
+        (void)t;
+        return 0;
+    #endif
         if (boardcore_list_of(t) != NULL) return 0;
         if (boardcore_nlists == 8 || t->tp_itemsize != 0
                 || (t->tp_flags & (Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_BASETYPE)))
@@ -186,12 +192,14 @@ cdef class EngineConfig:
 
     def simulate_chunk(self, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        int64_t[:, ::1] scores not None, uint8_t[:, ::1] winners not None,
-                       int64_t[::1] lengths not None, int64_t[:, ::1] stats not None):
+                       int64_t[::1] lengths not None, int64_t[:, ::1] stats not None,
+                       Py_ssize_t offset=0):
         """Play games ``start..stop-1`` of ``simulate``'s batch ``seed`` into the arrays.
 
         Game ``g`` is ``new_state(derive_seed(seed, 0, g))`` played out by the random
-        player seeded ``derive_seed(seed, 1, g)``; row ``g`` of each array gets its
-        scores, winners, length and the game's statistics.
+        player seeded ``derive_seed(seed, 1, g)``; row ``g - offset`` of each array gets
+        its scores, winners, length and the game's statistics (``offset`` lets a part of
+        a batch, played elsewhere, fill arrays of its own size).
         """
         cdef const kernel_t *k = self.k
         cdef const void *cfg = <const char *>self.blob
@@ -203,8 +211,9 @@ cdef class EngineConfig:
         cdef int64_t sc[MAX_PLAYERS]
         cdef int64_t st[MAX_PLAYERS]
         cdef uint8_t w[MAX_PLAYERS]
-        if not (0 <= start <= stop <= scores.shape[0] and stop <= winners.shape[0]
-                and stop <= lengths.shape[0] and stop <= stats.shape[0]):
+        if not (0 <= offset <= start <= stop and stop - offset <= scores.shape[0]
+                and stop - offset <= winners.shape[0] and stop - offset <= lengths.shape[0]
+                and stop - offset <= stats.shape[0]):
             raise ValueError(f"games {start}..{stop} do not fit the result arrays")
         if scores.shape[1] < n or winners.shape[1] < n or stats.shape[1] < k.n_stats:
             raise ValueError("the result arrays are too narrow for this game")
@@ -215,15 +224,15 @@ cdef class EngineConfig:
             for g in range(start, stop):
                 k.init(s, cfg, _derive_seed(seed, 0, <uint64_t>g))
                 rng_seed(&player, _derive_seed(seed, 1, <uint64_t>g))
-                lengths[g] = k.play_out(s, &player, NULL)
+                lengths[g - offset] = k.play_out(s, &player, NULL)
                 k.scores(s, sc)
                 k.winners(s, w)
                 k.stats(s, st)
                 for p in range(n):
-                    scores[g, p] = sc[p]
-                    winners[g, p] = w[p]
+                    scores[g - offset, p] = sc[p]
+                    winners[g - offset, p] = w[p]
                 for p in range(k.n_stats):
-                    stats[g, p] = st[p]
+                    stats[g - offset, p] = st[p]
         free(s)
 
 

@@ -3,8 +3,8 @@
 Game ``g`` is dealt from ``derive_seed(seed, 0, g)``; seat ``p`` of game ``g`` is played
 by agent ``(g + p) % len(agents)``, a fresh agent seeded from ``derive_seed(seed, 6,
 g * 64 + p)``.  So every result is the same whatever the number of worker threads (the
-searches run without the GIL, so threads do speed an arena up), and any game can be
-replayed alone.
+searches run without the GIL, so threads do speed an arena up) or the machines of a Ray
+cluster (``backend="ray"``, ``docs/ray.md``), and any game can be replayed alone.
 
 >>> import boardcore
 >>> result = boardcore.arena(boardcore.make("three_or_more", players=2),
@@ -27,13 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine._state import derive_seed
+from boardcore._ray import check_backend
 from boardcore.agents import agent_from_string
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
     from boardcore._registry import AnyGame
 
-__all__ = ["ArenaResult", "arena"]
+__all__ = ["ArenaResult", "arena", "play_game"]
 
 MAX_SEATS = 64      # agents of one game get the seeds g * 64 + seat
 
@@ -139,6 +140,8 @@ def arena(
     seed: SupportsIndex | None,
     workers: SupportsIndex = 1,
     on_game: Callable[[int], None] | None = None,
+    backend: str = "threads",
+    address: str | None = None,
 ) -> ArenaResult:
     """Play ``games`` seeded games of ``game`` between ``agents``, seats rotated.
 
@@ -148,12 +151,19 @@ def arena(
             ``"random"``), at least one; they fill the seats in turn.
         games: how many games, ``>= 1``.
         seed: the arena's seed (``None`` draws one).
-        workers: threads to play the games on; the results do not depend on it.
-        on_game: called with the number of games finished, after each game.
+        workers: threads to play the games on (with Ray: in each task); the results do
+            not depend on it.
+        on_game: called with the number of games finished, after each game (with Ray:
+            after each task).
+        backend: ``"threads"`` (here) or ``"ray"`` (tasks on a Ray cluster, the same
+            results; needs ``boardcore[ray]``, see ``docs/ray.md``).
+        address: with ``backend="ray"``, the cluster to join (default ``RAY_ADDRESS``,
+            else a local Ray).
 
     Raises:
         TypeError: ``agents`` is not a sequence of names, or a count is not an integer.
-        ValueError: an unknown agent, or a count out of range.
+        ValueError: an unknown agent or backend, or a count out of range.
+        ImportError: ``backend="ray"`` without Ray installed.
     """
     from boardcore.protocol import Game
 
@@ -172,6 +182,7 @@ def arena(
     if not 1 <= w <= 256:
         raise ValueError(f"workers must be in 1..256, not {w}")
     s = check_seed(seed)
+    b = check_backend(backend, address)
     players = game.num_players
     seats = np.array([[(g + p) % len(names) for p in range(players)] for g in range(n)],
                      dtype=np.int64)
@@ -180,24 +191,20 @@ def arena(
     lengths = np.zeros(n, dtype=np.int64)
 
     def play(g: int) -> int:
-        state = game.new_state(derive_seed(s, 0, g))
-        table = [agent_from_string(names[seats[g, p]],
-                                   seed=derive_seed(s, 6, g * MAX_SEATS + p))
-                 for p in range(players)]
-        while not state.is_over():
-            seat = state.current_player
-            assert seat is not None
-            state.apply(table[seat].act(state))
-        outcome = state.outcome()
-        assert outcome is not None
-        scores[g] = outcome.scores
-        winners[g, sorted(outcome.winners)] = True
-        lengths[g] = len(state.history())
+        scores[g], winners[g], lengths[g] = play_game(game, names, s, g)
         return g
 
     start = time.perf_counter()
     done = 0
-    if w == 1:
+    if b == "ray":
+        from boardcore import _ray
+
+        for a, z, part in _ray.arena_parts(game, names, n, s, w, address):
+            scores[a:z], winners[a:z], lengths[a:z] = part
+            done += z - a
+            if on_game is not None:
+                on_game(done)
+    elif w == 1:
         for _ in map(play, range(n)):
             done += 1
             if on_game is not None:
@@ -210,3 +217,23 @@ def arena(
                     on_game(done)
     return ArenaResult(game=game, agents=names, seed=s, seats=seats, scores=scores,
                        winners=winners, lengths=lengths, seconds=time.perf_counter() - start)
+
+
+def play_game(game: AnyGame, agents: Sequence[str], seed: int,
+              g: int) -> tuple[tuple[int, ...], npt.NDArray[np.bool_], int]:
+    """Play game ``g`` of an arena; return its scores, winners (by seat) and length."""
+    players = game.num_players
+    state = game.new_state(derive_seed(seed, 0, g))
+    table = [agent_from_string(agents[(g + p) % len(agents)],
+                               seed=derive_seed(seed, 6, g * MAX_SEATS + p))
+             for p in range(players)]
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        state.apply(table[seat].act(state))
+    outcome = state.outcome()
+    assert outcome is not None
+    won = np.zeros(players, dtype=np.bool_)
+    won[sorted(outcome.winners)] = True
+    return outcome.scores, won, len(state.history())
+

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from boardcore import GAMES, __version__, make, rules
+from boardcore._ray import BACKENDS
 from boardcore._registry import GAME_CLASSES
 from boardcore.errors import BoardcoreError
 from boardcore.simulate import SimulationResult, simulate
@@ -201,8 +202,13 @@ def _parser() -> _Parser:
                      help="batch seed, 0..2**64-1 (default: drawn at random and printed); "
                           "equal seeds give equal games")
     sim.add_argument("--workers", type=_argument(_workers, "workers"), default=1,
-                     metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1); "
+                     metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1; with "
+                                       "--backend ray: threads per task); "
                                        "the results do not depend on it")
+    sim.add_argument("--backend", choices=BACKENDS, default="threads",
+                     help="threads: on this machine (default); ray: tasks on the Ray "
+                          "cluster at RAY_ADDRESS, else a local Ray (needs boardcore[ray]); "
+                          "the same results either way")
     sim.add_argument(
         "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
         metavar="KEY=VALUE",
@@ -353,7 +359,7 @@ def _simulate(args: argparse.Namespace) -> str | None:
     _check_memory(game.num_players, len(game.stat_names), args.games)
     progress = not args.no_progress and _isatty(sys.stderr)
     result = simulate(game, args.games, seed=args.seed, workers=args.workers,
-                      progress=progress)
+                      progress=progress, backend=args.backend)
     figures = summarize(result)
     if args.plot is not None:
         _plot.save(result, args.plot, figures)

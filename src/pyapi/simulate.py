@@ -2,7 +2,8 @@
 
 Game ``i`` of ``simulate(game, n, seed=s)`` is exactly
 ``game.new_state(seed=derive_seed(s, 0, i))`` followed by
-``state.rollout(derive_seed(s, 1, i))``, whatever ``workers`` is.
+``state.rollout(derive_seed(s, 1, i))``, whatever ``workers`` is, and whether the games
+are played here or as tasks on a Ray cluster (``backend="ray"``, ``docs/ray.md``).
 
 >>> import boardcore
 >>> result = boardcore.simulate(boardcore.make("just4fun", players=2), 100, seed=1)
@@ -23,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine._state import derive_seed
+from boardcore._ray import check_backend
 from boardcore.protocol import Game
 from boardcore.values import check_int, check_seed, quote
 
@@ -112,6 +114,8 @@ def simulate(
     workers: object = 1,
     progress: bool | TextIO = False,
     on_chunk: Callable[[int], None] | None = None,
+    backend: str = "threads",
+    address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` uniformly random games of ``game`` in compiled code, without the GIL.
 
@@ -119,11 +123,18 @@ def simulate(
         game: a configuration from ``boardcore.make``.
         games: how many games, ``>= 1``.
         seed: the batch seed (``None`` draws one); equal seeds give equal results.
-        workers: threads to spread the games over; results do not depend on it.
+        workers: threads to spread the games over (with Ray: threads in each task, and
+            the CPUs each task asks for); results do not depend on it.
         progress: ``True`` (stderr) or a text stream: report progress there. On a
             terminal a bar is redrawn in place; on a file or pipe only the closing
             line is written, never a carriage-return frame.
-        on_chunk: called with the number of games finished after each chunk.
+        on_chunk: called with the number of games finished after each chunk (with
+            Ray: after each task).
+        backend: ``"threads"`` (here) or ``"ray"``: tasks over ranges of games on a Ray
+            cluster, the same numbers as here (needs ``boardcore[ray]``;
+            ``docs/ray.md``).
+        address: with ``backend="ray"``, the cluster to join (default: ``RAY_ADDRESS``,
+            else a local Ray).
 
     Returns:
         A ``SimulationResult`` of numpy arrays.
@@ -131,7 +142,9 @@ def simulate(
     Raises:
         TypeError: a non-integer ``games`` or ``workers``, or a ``progress`` that is
             neither a bool nor a text stream.
-        ValueError: ``games`` or ``workers`` below 1, or a bad seed.
+        ValueError: ``games`` or ``workers`` below 1, a bad seed, an unknown backend.
+        ImportError: ``backend="ray"`` without Ray installed (the message names the
+            extra).
     """
     if not isinstance(game, Game):
         raise TypeError(f"game must be a boardcore game (from boardcore.make), not {game!r}")
@@ -142,6 +155,7 @@ def simulate(
     if w < 1:
         raise ValueError(f"workers must be at least 1, not {w!r}")
     s = check_seed(seed)
+    b = check_backend(backend, address)
     if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):
         raise TypeError(f"progress must be a bool or a text stream, not {quote(progress)}")
     players = game.num_players
@@ -163,7 +177,17 @@ def simulate(
     try:
         if stream is not None:
             bar = _ProgressBar(n, stream)
-        if w == 1:
+        if b == "ray":
+            from boardcore import _ray
+
+            for a, z, part in _ray.simulate_parts(game, n, s, w, address):
+                scores[a:z], winners[a:z], lengths[a:z], stats[a:z] = part
+                done += z - a
+                if bar:
+                    bar.update(done)
+                if on_chunk:
+                    on_chunk(done)
+        elif w == 1:
             for k in map(run, chunks):
                 done += k
                 if bar:
