@@ -199,3 +199,35 @@ def test_states_cannot_be_made_directly() -> None:
 
     with pytest.raises(TypeError):
         Just4FunState()
+
+
+def test_arguments_out_of_range_are_configuration_errors() -> None:
+    # One error discipline: a bad argument value is a BoardcoreError, never a bare
+    # ValueError, in every public call that takes a budget, a count or a size.
+    from boardcore import agents, stats
+
+    game = boardcore.make("just4fun", players=2)
+    state = game.new_state(seed=1)
+    refusals = [
+        lambda: agents.ISMCTSAgent(iterations=0),
+        lambda: agents.ISMCTSAgent(time_limit=-1.0),
+        lambda: agents.ISMCTSAgent(iterations=10, exploration=1000.0),
+        lambda: agents.FlatMonteCarloAgent(0),
+        lambda: agents.agent_from_string("mcts"),
+        lambda: agents.agent_from_string("ismcts:many"),
+        lambda: boardcore.VectorEnv(game, 4, seed=1, opponents="chess"),
+        lambda: boardcore.VectorEnv(game, 4, seed=1, opponents="ismcts:0"),
+        lambda: boardcore.arena(game, ["random", "greedy"], games=0, seed=1),
+        lambda: boardcore.simulate(game, 0, seed=1),
+        lambda: boardcore.simulate(game, 3, seed=1, backend="dask"),
+        lambda: state.svg(size=5),
+        lambda: state.svg(perspective=7),
+        lambda: stats.wilson(3, 0),
+    ]
+    for call in refusals:
+        with pytest.raises(ConfigurationError):
+            call()
+    over = game.new_state(seed=1)
+    over.rollout(seed=2)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        agents.RandomAgent(seed=1).act(over)

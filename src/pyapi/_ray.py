@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from boardcore.errors import ConfigurationError
+
 if TYPE_CHECKING:
     from boardcore._registry import AnyGame
     from boardcore.protocol import Game
@@ -49,15 +51,15 @@ def check_backend(backend: object, address: object) -> str:
     >>> check_backend("dask", None)
     Traceback (most recent call last):
     ...
-    ValueError: backend must be 'threads' or 'ray', not 'dask'
+    boardcore.errors.ConfigurationError: backend must be 'threads' or 'ray', not 'dask'
     """
     from boardcore.values import quote
 
     if not isinstance(backend, str) or backend not in BACKENDS:
-        raise ValueError(f"backend must be 'threads' or 'ray', not {quote(backend)}")
+        raise ConfigurationError(f"backend must be 'threads' or 'ray', not {quote(backend)}")
     if address is not None and (backend != "ray" or not isinstance(address, str)):
-        raise ValueError("address is a Ray cluster's address (a str), for backend='ray' "
-                         f"only, not {quote(address)}")
+        raise ConfigurationError("address is a Ray cluster's address (a str), for "
+                                 f"backend='ray' only, not {quote(address)}")
     return backend
 
 

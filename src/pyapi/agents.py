@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol, SupportsIndex, runtime_checkable
 
 from boardcore._engine import _search
 from boardcore._engine._state import EngineState, derive_seed
+from boardcore.errors import ConfigurationError, IllegalActionError
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class _Seeded:
         if not isinstance(state, EngineState):
             raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
         if state.is_over():
-            raise ValueError("the game is over: there is no seat to act for")
+            raise IllegalActionError("the game is over: there is no seat to act for")
         return state
 
 
@@ -145,7 +146,7 @@ class FlatMonteCarloAgent(_Seeded):
         super().__init__(seed)
         self.rollouts = check_int(rollouts, "rollouts")
         if not 1 <= self.rollouts <= 10_000_000:
-            raise ValueError(f"rollouts must be in 1..10000000, not {self.rollouts}")
+            raise ConfigurationError(f"rollouts must be in 1..10000000, not {self.rollouts}")
 
     def values(self, state: AnyState) -> dict[int, float]:
         """Return each legal action's mean result (1 a win, 1/k a shared win, 0 a loss)."""
@@ -195,13 +196,14 @@ class ISMCTSAgent(_Seeded):
         self.iterations = 0 if iterations is None else check_int(iterations, "iterations")
         given = iterations is not None
         if not 0 <= self.iterations <= 100_000_000 or (given and self.iterations == 0):
-            raise ValueError(f"iterations must be in 1..100000000, not {iterations!r}")
+            raise ConfigurationError(f"iterations must be in 1..100000000, not {iterations!r}")
         self.time_limit = 0.0 if time_limit is None else float(time_limit)
         if not 0 <= self.time_limit <= 86400 or (time_limit is not None and self.time_limit == 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+            raise ConfigurationError(
+                f"time_limit must be a positive number of seconds, not {time_limit!r}")
         self.exploration = float(exploration)
         if not 0 <= self.exploration <= 100:
-            raise ValueError(f"exploration must be in 0..100, not {exploration!r}")
+            raise ConfigurationError(f"exploration must be in 0..100, not {exploration!r}")
         self._tree = _search.Tree()
         self.last_iterations = 0
 
@@ -242,7 +244,7 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     ``ismcts:2000`` (iterations) and ``ismcts:1.5s`` (seconds per decision).
 
     Raises:
-        ValueError: ``text`` names no agent.
+        ConfigurationError: ``text`` names no agent.
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent is named by a str, not {quote(text)}")
@@ -259,8 +261,8 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
                 return ISMCTSAgent(time_limit=float(arg[:-1]), seed=seed)
             return ISMCTSAgent(int(arg) if arg else 1000, seed=seed)
     except ValueError as exc:
-        raise ValueError(f"bad agent {quote(text)}: {exc}") from None
-    raise ValueError(
+        raise ConfigurationError(f"bad agent {quote(text)}: {exc}") from None
+    raise ConfigurationError(
         f"unknown agent {quote(text)}; write random, greedy, flat:ROLLOUTS, "
         f"ismcts:ITERATIONS or ismcts:SECONDSs"
     )

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from boardcore._engine._state import derive_seed
 from boardcore._ray import check_backend
 from boardcore.agents import agent_from_string
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def arena(
 
     Raises:
         TypeError: ``agents`` is not a sequence of names, or a count is not an integer.
-        ValueError: an unknown agent or backend, or a count out of range.
+        ConfigurationError: an unknown agent or backend, or a count out of range.
         ImportError: ``backend="ray"`` without Ray installed.
     """
     from boardcore.protocol import Game
@@ -177,10 +178,10 @@ def arena(
         agent_from_string(name, seed=0)        # an unknown name fails before any game
     n = check_int(games, "games")
     if not 1 <= n <= 10_000_000:
-        raise ValueError(f"games must be in 1..10000000, not {n}")
+        raise ConfigurationError(f"games must be in 1..10000000, not {n}")
     w = check_int(workers, "workers")
     if not 1 <= w <= 256:
-        raise ValueError(f"workers must be in 1..256, not {w}")
+        raise ConfigurationError(f"workers must be in 1..256, not {w}")
     s = check_seed(seed)
     b = check_backend(backend, address)
     players = game.num_players

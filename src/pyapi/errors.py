@@ -36,4 +36,8 @@ class InvalidStateError(BoardcoreError, ValueError):
 
 
 class ConfigurationError(BoardcoreError, ValueError):
-    """An unknown game, a player count out of range, or an unknown or invalid option."""
+    """A bad game, option or argument.
+
+    An unknown game, a player count out of range, an unknown or invalid option, or an
+    argument outside its range (a search budget, a count of games, a picture size).
+    """

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from boardcore._engine._state import derive_seed
 from boardcore._ray import check_backend
+from boardcore.errors import ConfigurationError
 from boardcore.protocol import Game
 from boardcore.values import check_int, check_seed, quote
 
@@ -142,7 +143,7 @@ def simulate(
     Raises:
         TypeError: a non-integer ``games`` or ``workers``, or a ``progress`` that is
             neither a bool nor a text stream.
-        ValueError: ``games`` or ``workers`` below 1, a bad seed, an unknown backend.
+        ConfigurationError: ``games`` or ``workers`` below 1, a bad seed, an unknown backend.
         ImportError: ``backend="ray"`` without Ray installed (the message names the
             extra).
     """
@@ -150,10 +151,10 @@ def simulate(
         raise TypeError(f"game must be a boardcore game (from boardcore.make), not {game!r}")
     n = check_int(games, "games")
     if n < 1:
-        raise ValueError(f"games must be at least 1, not {n!r}")
+        raise ConfigurationError(f"games must be at least 1, not {n!r}")
     w = check_int(workers, "workers")
     if w < 1:
-        raise ValueError(f"workers must be at least 1, not {w!r}")
+        raise ConfigurationError(f"workers must be at least 1, not {w!r}")
     s = check_seed(seed)
     b = check_backend(backend, address)
     if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):

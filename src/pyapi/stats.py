@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardcore._words import describe_end, describe_stat
+from boardcore.errors import ConfigurationError
 from boardcore.values import options_to_json
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
         ``(low, high)``, the interval's bounds.
 
     Raises:
-        ValueError: ``trials < 1`` or ``successes`` outside ``0..trials``.
+        ConfigurationError: ``trials < 1`` or ``successes`` outside ``0..trials``.
 
     >>> low, high = wilson(50, 100)
     >>> round(low, 4), round(high, 4)
@@ -72,12 +73,12 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     >>> wilson(3, 0)
     Traceback (most recent call last):
     ...
-    ValueError: trials must be at least 1, not 0
+    boardcore.errors.ConfigurationError: trials must be at least 1, not 0
     """
     if trials < 1:
-        raise ValueError(f"trials must be at least 1, not {trials}")
+        raise ConfigurationError(f"trials must be at least 1, not {trials}")
     if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be in 0..{trials}, not {successes}")
+        raise ConfigurationError(f"successes must be in 0..{trials}, not {successes}")
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
@@ -107,7 +108,7 @@ def shares(counts: Sequence[int], decimals: int = 2) -> tuple[float, ...]:
     """
     total = sum(counts)
     if total <= 0 or any(c < 0 for c in counts):
-        raise ValueError(f"counts must be non-negative with a positive total, not {counts}")
+        raise ConfigurationError(f"counts must be non-negative with a positive total, not {counts}")
     unit = 10**decimals
     exact = [c * 100 * unit / total for c in counts]
     floors = [math.floor(x) for x in exact]

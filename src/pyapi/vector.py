@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine import _vector
-from boardcore.errors import IllegalActionError
+from boardcore.errors import ConfigurationError, IllegalActionError
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -57,14 +57,14 @@ def _opponent(text: str | None) -> tuple[int, int, float]:
     kind, _, arg = text.strip().lower().partition(":")
     default = {"random": 0, "greedy": 0, "flat": 50, "ismcts": 200}
     if kind not in _KINDS or (kind in ("random", "greedy") and arg):
-        raise ValueError(f"unknown opponents {quote(text)}; write random, greedy, flat:ROLLOUTS "
-                         f"or ismcts:ITERATIONS")
+        raise ConfigurationError(f"unknown opponents {quote(text)}; write random, greedy, "
+                                 "flat:ROLLOUTS or ismcts:ITERATIONS")
     try:
         budget = int(arg) if arg else default[kind]
     except ValueError:
-        raise ValueError(f"bad opponents {quote(text)}: {arg!r} is not a number") from None
+        raise ConfigurationError(f"bad opponents {quote(text)}: {arg!r} is not a number") from None
     if kind in ("flat", "ismcts") and not 1 <= budget <= 100_000:
-        raise ValueError(f"bad opponents {quote(text)}: the budget must be in 1..100000")
+        raise ConfigurationError(f"bad opponents {quote(text)}: the budget must be in 1..100000")
     return _KINDS[kind], budget, 0.7
 
 
@@ -93,7 +93,7 @@ class VectorEnv:
         learner = -1 if opponents is None else check_int(seat, "seat")
         self.threads = check_int(threads, "threads")
         if not 1 <= self.threads <= 256:
-            raise ValueError(f"threads must be in 1..256, not {self.threads}")
+            raise ConfigurationError(f"threads must be in 1..256, not {self.threads}")
         self.game = game
         self.seed = check_seed(seed)
         self.opponents = opponents

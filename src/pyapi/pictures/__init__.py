@@ -17,6 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, quote
 
 if TYPE_CHECKING:
@@ -99,16 +100,16 @@ def svg(state: EngineState, size: object = 480, perspective: object = None) -> s
 
     Raises:
         TypeError: ``size`` or ``perspective`` is not an integer.
-        ValueError: ``size`` is outside 16..8192 or ``perspective`` is not a seat.
+        ConfigurationError: ``size`` is outside 16..8192 or ``perspective`` is not a seat.
     """
     width = check_int(size, "size")
     if not 16 <= width <= 8192:
-        raise ValueError(f"size must be in 16..8192 pixels, not {quote(size)}")
+        raise ConfigurationError(f"size must be in 16..8192 pixels, not {quote(size)}")
     seat = None
     if perspective is not None:
         seat = check_int(perspective, "perspective")
         if not 0 <= seat < state.game.num_players:
-            raise ValueError(f"perspective {quote(perspective)} is not a seat of this game")
+            raise ConfigurationError(f"perspective {quote(perspective)} is not a seat of this game")
     drawer: Any = import_module(f"boardcore.pictures.{state.game.name}")
     canvas: Canvas = drawer.draw(state, seat)
     return canvas.render(width)
