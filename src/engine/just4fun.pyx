@@ -104,6 +104,9 @@ cdef uint64_t ALL_FIELDS = ((<uint64_t>1) << (N_FIELDS + 1)) - 2   # bits 1..36
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
 cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
 cdef uint16_t HAND_PLAYS[N_HANDS][16]  # [0]: how many, then the plays ascending
+# The index of a 64-bit word's only set bit: DEBRUIJN[(bit * DEBRUIJN_MUL) >> 58].
+cdef uint64_t DEBRUIJN_MUL = 0x03f79d71b4cb0a89ULL
+cdef uint8_t DEBRUIJN[64]
 # The HAND_PLAYS row of an ascending hand a <= b <= c <= d, in the order of
 # _build_hand_plays (lexicographic): RANK_A[a] + RANK_B[a][b] + RANK_C[b][c] + d - c.
 cdef uint16_t RANK_A[20]
@@ -138,6 +141,11 @@ def _build_tables():
     ACTION_SUM[EXCHANGE] = 0
     for i in range(1, 16):
         HIGHEST_BIT[i] = i.bit_length() - 1
+    cdef uint64_t bit
+    cdef int b
+    for b in range(64):
+        bit = (<uint64_t>1) << b
+        DEBRUIJN[(bit * DEBRUIJN_MUL) >> 58] = b
     for i in range(N_FIELDS):
         CELL_BIT[i] = (i // 6) * WIDTH + i % 6
         ALL_CELLS |= (<uint64_t>1) << CELL_BIT[i]
@@ -427,15 +435,17 @@ cdef void _apply(void *state, int a) noexcept nogil:
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:
     # J15: the sum of the numbers of the fields each seat holds.
+    # Only the held cells are visited: the lowest set bit's index by a de Bruijn
+    # multiply (portable, no compiler builtin), then the bit is cleared.
     cdef const j4f_t *s = <const j4f_t *>state
-    cdef int p, c
+    cdef int p
     cdef uint64_t m
     for p in range(s.n_players):
         out[p] = 0
         m = s.held[p]
-        for c in range(N_BITS):
-            if (m >> c) & 1:
-                out[p] += s.field[c]
+        while m:
+            out[p] += s.field[DEBRUIJN[((m & (~m + 1)) * DEBRUIJN_MUL) >> 58]]
+            m &= m - 1
 
 
 cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
@@ -568,22 +578,32 @@ cdef int _observation_size(const void *config) noexcept nogil:
 
 
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
+    # Row by row, so that within a row the cells' bits are consecutive (bit
+    # y * WIDTH + x) and the plain loops over them vectorize; each seat's stone plane
+    # starts at plane 3, the observer's first.
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int n = s.n_players
-    cdef int i, r, q, c, o = N_FIELDS
+    cdef int i, r, q, x, y, o
     cdef int64_t sc[MAX_SEATS]
-    for i in range(N_FIELDS):
-        c = CELL_BIT[i]
-        out[i] = s.field[c] * <float>(1.0 / 36)                # layout
-        out[o + i] = (s.locked >> c) & 1                        # locked (J8)
-        out[o + N_FIELDS + i] = (s.closed[seat] >> s.field[c]) & 1   # closed to the observer
-    o += 2 * N_FIELDS
-    q = seat
-    for _ in range(n):                                          # stones, per seat / 20
-        for i in range(N_FIELDS):
-            out[o + i] = s.stones[q][CELL_BIT[i]] * <float>0.05
-        o += N_FIELDS
-        q = q + 1 if q + 1 < n else 0
+    cdef const uint8_t *cells
+    cdef float *row
+    cdef uint64_t locked = s.locked, closed = s.closed[seat]
+    for y in range(6):
+        cells = &s.field[y * WIDTH]
+        row = &out[y * 6]
+        for x in range(6):
+            row[x] = cells[x] * <float>(1.0 / 36)                       # layout
+            # (an int, not a uint64_t, becomes a float in one instruction)
+            row[N_FIELDS + x] = <int>((locked >> (y * WIDTH + x)) & 1)   # locked (J8)
+            row[2 * N_FIELDS + x] = <int>((closed >> cells[x]) & 1)    # closed to the observer
+        q = seat
+        for r in range(n):                                              # stones / 20
+            cells = &s.stones[q][y * WIDTH]
+            row = &out[(3 + r) * N_FIELDS + y * 6]
+            for x in range(6):
+                row[x] = cells[x] * <float>0.05
+            q = q + 1 if q + 1 < n else 0
+    o = (3 + n) * N_FIELDS
     memset(&out[o], 0, 38 * sizeof(float))                     # hand, discards / 4
     for i in range(s.hand_n[seat]):
         out[o + s.hand[seat][i] - 1] += <float>0.25
