@@ -72,3 +72,51 @@ def test_no_dead_plane(name: str) -> None:
             assert (block != block[0]).any(), f"{game!r}: plane {plane} never changes"
             assert np.isfinite(block).all()
             start += size
+
+
+def _planes(game: Any, obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Split an observation into its named planes."""
+    out, at = {}, 0
+    for plane, size in game.observation_planes:
+        out[plane] = obs[at:at + size]
+        at += size
+    assert at == obs.size
+    return out
+
+
+def test_just4fun_planes_say_what_the_view_says() -> None:
+    # The planes decoded by the documented scales equal the observer's view, seats
+    # counted from the observer, at every third step of seeded games.
+    rng = random.Random(4)
+    for n in player_counts("just4fun"):
+        game = boardcore.make("just4fun", players=n, layout="random")
+        for seed in range(12):
+            state = game.new_state(seed=seed)
+            step = 0
+            while True:
+                if step % 3 == 0 or state.is_over:
+                    for seat in range(n):
+                        view = state.view(seat)
+                        planes = _planes(game, state.observation(seat))
+                        order = [(seat + r) % n for r in range(n)]
+                        assert np.allclose(planes["layout"] * 36, view.layout)
+                        locked = [o is not None for o in view.owners]
+                        assert planes["locked"].tolist() == locked
+                        stones = planes["stones"].reshape(n, 36) * 20
+                        assert np.allclose(stones, [view.stones[q] for q in order])
+                        hand = np.bincount(view.hand, minlength=20)[1:] / 4
+                        discards = np.bincount(view.discard_pile, minlength=20)[1:] / 4
+                        assert np.allclose(planes["hand"], hand)
+                        assert np.allclose(planes["discard_pile"], discards)
+                        assert np.allclose(planes["supplies"] * 20,
+                                           [view.supplies[q] for q in order])
+                        assert np.allclose(planes["scores"] * 666,
+                                           [view.scores[q] for q in order], atol=1e-3)
+                        assert planes["to_act"].tolist() == [
+                            float(view.current_player == q) for q in order]
+                        assert np.isclose(planes["draw_pile_size"][0] * 55,
+                                          view.draw_pile_size)
+                if state.is_over:
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+                step += 1
