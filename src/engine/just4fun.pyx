@@ -716,8 +716,9 @@ cdef bint _within(object values, int lo, int hi):
 
 
 cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
-    # A set-up position from checked fields; only what could overrun the struct is
-    # checked here.  The derived bitboards and the end come from the rules.
+    # A set-up position from checked fields.  Checked here: what could overrun the struct
+    # (an empty draw pile, an unsorted hand: through draws, hand indices) and the seat to
+    # act.  The derived bitboards and the end come from the rules.
     cdef int p, i, c, q
     cdef int n = cfg.n_players
     layout, stones, owners = f["layout"], f["stones"], f["owners"]
@@ -730,22 +731,15 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
             or not _within(layout, 1, N_FIELDS) or not _within(owners, -1, n - 1)
             or not all([_within(row, 0, SUPPLY) for row in stones])
             or not _within(f["supplies"], 0, SUPPLY)
-            or not all([_within(h, 1, 19) for h in hands])
+            or not all([_within(h, 1, 19) and sorted(h) == list(h) for h in hands])
             or not _within(draw, 1, 19) or not _within(discard, 1, 19)
             or not _within([f["idle_turns"]], 0, IDLE_LIMIT)
-            or not _within([f["current_player"]], -1, n - 1)):
+            or not _within([f["current_player"]], -1, n - 1) or not draw):
         raise InvalidStateError("a Just4Fun position does not fit: sizes or values out of range")
     memset(s, 0, sizeof(j4f_t))
     s.n_players = n
     s.returned_on_lock = cfg.returned_on_lock
     s.winner = NO_SEAT
-    for i in range(N_FIELDS):
-        c = CELL_BIT[i]
-        s.field[c] = layout[i]
-        s.cell_of[s.field[c]] = c
-        s.owner[c] = NO_SEAT if owners[i] < 0 else owners[i]
-        for p in range(n):
-            s.stones[p][c] = stones[p][i]
     for p in range(n):
         s.supply[p] = f["supplies"][p]
         s.hand_n[p] = len(hands[p])
@@ -762,9 +756,14 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
     s.idle = f["idle_turns"]
     for i in range(4):
         s.rng.s[i] = f["rng"][i]
-    # Derived bitboards (J7, J8, J12), then the end conditions (J13, J14).
     for i in range(N_FIELDS):
         c = CELL_BIT[i]
+        s.field[c] = layout[i]
+        s.cell_of[s.field[c]] = c
+        s.owner[c] = NO_SEAT if owners[i] < 0 else owners[i]
+        for p in range(n):
+            s.stones[p][c] = stones[p][i]
+        # The cell's lock (J8), holder (J12) and closures (J7).
         if s.owner[c] != NO_SEAT:
             _settle_cell(s, c, s.owner[c])
         else:
@@ -772,11 +771,9 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
                 if s.stones[q][c]:
                     _settle_cell(s, c, q)
                     break
+    # The end (J13, J14); the facade refuses two fours in a row and a seat to act then.
     for p in range(n):
-        if _has_four(s.held[p]):
-            if s.end == END_FOUR_IN_A_ROW:
-                raise InvalidStateError(
-                    "field 'stones': two seats hold four in a row, but the first ends the game")
+        if s.end == RUNNING and _has_four(s.held[p]):
             s.end = END_FOUR_IN_A_ROW
             s.winner = p
     if s.end == RUNNING and s.idle >= IDLE_LIMIT:
@@ -785,9 +782,6 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
         s.end = END_EXHAUSTION
     current = f["current_player"]
     if s.end != RUNNING:
-        if current >= 0:
-            raise InvalidStateError(
-                f"field 'current_player' is {current!r}, but the game is over (expected null)")
         s.current = NO_SEAT
         return 0
     if not 0 <= current < n:

@@ -28,6 +28,7 @@ from boardcore._engine import just4fun as _engine
 from boardcore._engine._state import EngineConfig
 from boardcore._engine.just4fun import DECK, PLAYS, Just4FunState
 from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
+from boardcore.moves.just4fun import _holds_four
 from boardcore.protocol import Game
 from boardcore.values import Just4FunView, check_int
 
@@ -115,7 +116,18 @@ class Just4Fun(Game[Just4FunState]):
                 ("to_act", n), ("draw_pile_size", 1))
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> Just4FunState:
-        return Just4FunState._set_up(self._engine, self, seed, _read_position(self, fields))
+        position = _read_position(self, fields)
+        state = Just4FunState._set_up(self._engine, self, seed, position)
+        # The engine ends the game at the first four in a row; a position with two
+        # (J13 ends the game at the first) or with a seat to act once over is no position.
+        if sum(_holds_four(state, p) for p in range(self.num_players)) > 1:
+            raise InvalidStateError(
+                "field 'stones': two seats hold four in a row, but the first ends the game")
+        if state.is_over() and position["current_player"] >= 0:
+            raise InvalidStateError(
+                f"field 'current_player' is {position['current_player']!r}, but the game is "
+                f"over (expected null)")
+        return state
 
 
 def _check_layout(layout: object) -> tuple[int, ...]:
