@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import boardcore
-from boardcore import ConfigurationError, IllegalActionError, NotationError
+from boardcore import ConfigurationError, IllegalActionError, InvalidStateError, NotationError
 from boardcore.just4fun import CLASSIC_LAYOUT, Just4Fun, Just4FunState
 from tests.conftest import set_up
 
@@ -22,7 +22,7 @@ def position(
     stones: dict[int, list[int]] | None = None,
     owners: dict[int, int] | None = None,
     hands: dict[int, list[int]] | None = None,
-    current: int = 0,
+    current: int | None = 0,
     supplies: list[int] | None = None,
     discard: list[int] | None = None,
     draw_top: list[int] | None = None,
@@ -438,6 +438,32 @@ def test_view_hides_other_hands_and_draw_order() -> None:
     for bad in (-1, 3, None, "1", 1.0, True):
         with pytest.raises((TypeError, ValueError)):
             state.view(bad)
+
+
+def test_set_up_refuses_two_fours_and_a_seat_to_act_once_over() -> None:
+    # Top row: 1 14 30 24; second row: 33 11 9 16.
+    red = {f: [1, 0, 0] for f in (1, 14, 30, 24)}
+    yellow = {f: [0, 1, 0] for f in (33, 11, 9, 16)}
+    with pytest.raises(InvalidStateError, match="two seats hold four in a row"):
+        position(stones={**red, **yellow}, current=None)
+    with pytest.raises(InvalidStateError, match="'current_player' is 0, but the game is over"):
+        position(stones=red)
+    assert position(stones=red, current=None).outcome().winners == {RED}  # type: ignore[union-attr]
+
+
+def test_engine_set_up_refuses_what_would_overrun_the_struct() -> None:
+    # Called directly, the engine itself refuses what the facade would: an unsorted hand
+    # (its hand index would leave the tables) and an empty draw pile (the next draw would
+    # read below its bottom).
+    game = Just4Fun(players=2)
+    good = {**game.new_state(seed=1)._fields(), "owners": [-1] * 36, "current_player": 0}
+    assert Just4FunState._set_up(game._engine, game, 1, good).current_player == 0
+    unsorted = [sorted(good["hands"][0], reverse=True), good["hands"][1]]
+    assert unsorted[0] != good["hands"][0]
+    empty = {"draw_pile": [], "discard_pile": good["draw_pile"]}
+    for bad in [{**good, "hands": unsorted}, {**good, **empty}]:
+        with pytest.raises(InvalidStateError, match="does not fit"):
+            Just4FunState._set_up(game._engine, game, 1, bad)
 
 
 def test_str_shows_stacks_and_locks() -> None:

@@ -35,8 +35,7 @@ from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
 from boardcore._engine._state cimport EngineConfig, EngineState
 
 from boardcore._engine._state import EngineConfig as _Config
-from boardcore.errors import InvalidStateError, NotationError
-from boardcore.values import Just4FunView
+from boardcore.errors import InvalidStateError
 
 cdef enum:
     WIDTH = 7            # bits per board row (6 fields + 1 padding bit)
@@ -624,43 +623,21 @@ cdef void _stats(const void *state, int64_t *out) noexcept nogil:
     out[0] = (<const j4f_t *>state).end - 1      # Just4Fun.end_reasons
 
 
-cdef kernel_t KERNEL
-KERNEL.name = "just4fun"
-KERNEL.state_size = sizeof(j4f_t)
-KERNEL.config_size = sizeof(j4f_cfg_t)
-KERNEL.max_legal = MAX_LEGAL
-KERNEL.n_stats = 1
-KERNEL.check_config = _check_config
-KERNEL.init = _init
-KERNEL.num_players = _num_players
-KERNEL.num_actions = _num_actions
-KERNEL.current = _current
-KERNEL.legal = _legal
-KERNEL.is_legal = _is_legal
-KERNEL.apply = _apply
-KERNEL.random_action = _random_action
-KERNEL.play_out = _play_out
-KERNEL.scores = _scores
-KERNEL.winners = _winners
-KERNEL.stats = _stats
-KERNEL.own_history = NULL
-KERNEL.determinize = _determinize
-KERNEL.observation_size = _observation_size
-KERNEL.observe = _observe
+cdef kernel_t KERNEL = kernel_t(
+    name=b"just4fun", state_size=sizeof(j4f_t), config_size=sizeof(j4f_cfg_t),
+    max_legal=MAX_LEGAL, n_stats=1, check_config=_check_config, init=_init,
+    num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
+    is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
+    scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
+    determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
 #: The kernel table of Just4Fun (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
 
 
 def config(players, start_player, returned_on_lock, layout):
-    """Return the engine configuration of a Just4Fun game (checked).
-
-    Args:
-        players: 2..4 seats.
-        start_player: the seat that moves first.
-        returned_on_lock: whether stones removed by a lock return to their supplies.
-        layout: 36 field numbers row by row (a permutation of 1..36), or ``None`` for a
-            board drawn from each state's seed.
+    """Return the checked engine configuration of the game's options; ``layout`` is 36
+    field numbers row by row (a permutation of 1..36), or ``None``: drawn from each seed.
     """
     cdef j4f_cfg_t cfg
     cdef int i
@@ -676,10 +653,6 @@ def config(players, start_player, returned_on_lock, layout):
             cfg.layout[i] = layout[i]
     return _Config(Just4FunState, (<char *>&cfg)[:sizeof(cfg)])
 
-
-# ---------------------------------------------------------------------------------
-# The public state class: the shared methods come from EngineState.
-# ---------------------------------------------------------------------------------
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
@@ -698,11 +671,10 @@ cdef class Just4FunState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    # -- notation -------------------------------------------------------------------
-
     def action_to_str(self, action):
         """Return the notation of an action: ``5+11+13`` (ascending) or ``exchange``."""
-        return _notation(action_index(action, N_ACTIONS))
+        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
+        return "exchange" if a == EXCHANGE else "+".join([str(v) for v in PLAYS[a]])
 
     def parse_action(self, text):
         """Return the action written ``text`` (values in any order, or ``exchange``).
@@ -711,40 +683,26 @@ cdef class Just4FunState(EngineState):
             NotationError: ``text`` is not a play of 1-4 cards naming a field, nor
                 ``exchange``.
         """
-        return _parse(text)
-
-    # -- what a seat may see, and the whole state -----------------------------------
+        from boardcore.just4fun import _parse_action
+        return _parse_action(text)
 
     def view(self, player):
         """Return what seat ``player`` may see: everything but other hands and the draw order."""
         cdef int p = seat_index(player, self.s.n_players)
-        cdef j4f_t s
-        with cython.critical_section(self):
-            s = self.s
-        return Just4FunView(
-            player=p,
-            current_player=None if s.end != RUNNING else s.current,
-            is_over=s.end != RUNNING,
-            scores=self.scores(),
-            hand=tuple([s.hand[p][i] for i in range(s.hand_n[p])]),
-            hand_sizes=tuple([s.hand_n[q] for q in range(s.n_players)]),
-            draw_pile_size=s.draw_n,
-            discard_pile=tuple([s.discard[i] for i in range(s.discard_n)]),
-            layout=tuple(_layout(&s)),
-            stones=tuple([tuple(row) for row in _stones(&s)]),
-            owners=tuple(_owners(&s)),
-            supplies=tuple([s.supply[q] for q in range(s.n_players)]),
-            idle_turns=s.idle,
-        )
+        from boardcore.just4fun import _view
+        return _view(self, p)
 
     def _fields(self):
         cdef j4f_t s
+        cdef int i, q
         with cython.critical_section(self):
             s = self.s
         return {
-            "layout": _layout(&s),
-            "stones": _stones(&s),
-            "owners": _owners(&s),
+            "layout": [s.field[CELL_BIT[i]] for i in range(N_FIELDS)],
+            "stones": [[s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)]
+                       for q in range(s.n_players)],
+            "owners": [None if s.owner[CELL_BIT[i]] == NO_SEAT else s.owner[CELL_BIT[i]]
+                       for i in range(N_FIELDS)],
             "supplies": [s.supply[q] for q in range(s.n_players)],
             "hands": [[s.hand[q][i] for i in range(s.hand_n[q])] for q in range(s.n_players)],
             "draw_pile": [s.draw[i] for i in range(s.draw_n)],
@@ -756,13 +714,10 @@ cdef class Just4FunState(EngineState):
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return a position drawn by ``fields`` (the facade has checked them).
+        """Return the position ``fields`` draws: the facade's checked ``to_dict`` fields,
+        -1 for no owner and for no seat to act (``boardcore.just4fun._read_position``).
 
-        ``fields`` holds ``layout`` (36 field numbers), ``stones`` (per seat, 36 counts),
-        ``owners`` (36 seats or -1), ``supplies``, ``hands`` (ascending values),
-        ``draw_pile``, ``discard_pile``, ``idle_turns``, ``rng`` (4 words) and
-        ``current_player`` (a seat, or -1 once over).  Counts that would not fit the
-        position raise ``InvalidStateError``.
+        Values that would not fit the struct raise ``InvalidStateError``.
         """
         if config.k != &KERNEL:
             raise TypeError("config is not a Just4Fun configuration")
@@ -772,58 +727,8 @@ cdef class Just4FunState(EngineState):
         return st
 
     def _text(self, int seat):
-        return _picture(self, seat)
-
-
-# ---------------------------------------------------------------------------------
-# Notation, board lists, set-up positions.
-# ---------------------------------------------------------------------------------
-
-def _notation(action):
-    a = int(action)
-    if a == EXCHANGE:
-        return "exchange"
-    return "+".join(str(v) for v in PLAYS[a])
-
-
-def _parse(text):
-    if not isinstance(text, str):
-        raise NotationError(f"notation must be a str, not {text!r}")
-    t = text.strip().lower()
-    if t == "exchange":
-        return EXCHANGE
-    parts = [p.strip() for p in t.split("+")]
-    if not 1 <= len(parts) <= 4 or not all(p.isascii() and p.isdigit() for p in parts):
-        raise NotationError(
-            f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
-            f"like '5+11+13', or 'exchange'"
-        )
-    values = sorted(int(p) for p in parts)
-    if any(not 1 <= v <= 19 for v in values):
-        raise NotationError(f"bad notation {text!r}: card values are 1..19")
-    key = 0
-    for v in values:
-        key = key * 20 + v
-    a = KEY_TO_ACTION[key]
-    if a == NO_ACTION:
-        raise NotationError(
-            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
-            f"within the deck (four each of 1-12, one each of 13-19)"
-        )
-    return a
-
-
-cdef list _layout(const j4f_t *s):
-    return [s.field[CELL_BIT[i]] for i in range(N_FIELDS)]
-
-
-cdef list _stones(const j4f_t *s):
-    return [[s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)] for q in range(s.n_players)]
-
-
-cdef list _owners(const j4f_t *s):
-    return [None if s.owner[CELL_BIT[i]] == NO_SEAT else s.owner[CELL_BIT[i]]
-            for i in range(N_FIELDS)]
+        from boardcore.pictures.just4fun import text
+        return text(self, seat)
 
 
 cdef bint _within(object values, int lo, int hi):
@@ -831,8 +736,9 @@ cdef bint _within(object values, int lo, int hi):
 
 
 cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
-    # A set-up position from checked fields; only what could overrun the struct is
-    # checked here.  The derived bitboards and the end come from the rules.
+    # A set-up position from checked fields.  Checked here: what could overrun the struct
+    # (an empty draw pile, an unsorted hand: through draws, hand indices) and the seat to
+    # act.  The derived bitboards and the end come from the rules.
     cdef int p, i, c, q
     cdef int n = cfg.n_players
     layout, stones, owners = f["layout"], f["stones"], f["owners"]
@@ -845,22 +751,15 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
             or not _within(layout, 1, N_FIELDS) or not _within(owners, -1, n - 1)
             or not all([_within(row, 0, SUPPLY) for row in stones])
             or not _within(f["supplies"], 0, SUPPLY)
-            or not all([_within(h, 1, 19) for h in hands])
+            or not all([_within(h, 1, 19) and sorted(h) == list(h) for h in hands])
             or not _within(draw, 1, 19) or not _within(discard, 1, 19)
             or not _within([f["idle_turns"]], 0, IDLE_LIMIT)
-            or not _within([f["current_player"]], -1, n - 1)):
+            or not _within([f["current_player"]], -1, n - 1) or not draw):
         raise InvalidStateError("a Just4Fun position does not fit: sizes or values out of range")
     memset(s, 0, sizeof(j4f_t))
     s.n_players = n
     s.returned_on_lock = cfg.returned_on_lock
     s.winner = NO_SEAT
-    for i in range(N_FIELDS):
-        c = CELL_BIT[i]
-        s.field[c] = layout[i]
-        s.cell_of[s.field[c]] = c
-        s.owner[c] = NO_SEAT if owners[i] < 0 else owners[i]
-        for p in range(n):
-            s.stones[p][c] = stones[p][i]
     for p in range(n):
         s.supply[p] = f["supplies"][p]
         s.hand_n[p] = len(hands[p])
@@ -877,9 +776,14 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
     s.idle = f["idle_turns"]
     for i in range(4):
         s.rng.s[i] = f["rng"][i]
-    # Derived bitboards (J7, J8, J12), then the end conditions (J13, J14).
     for i in range(N_FIELDS):
         c = CELL_BIT[i]
+        s.field[c] = layout[i]
+        s.cell_of[s.field[c]] = c
+        s.owner[c] = NO_SEAT if owners[i] < 0 else owners[i]
+        for p in range(n):
+            s.stones[p][c] = stones[p][i]
+        # The cell's lock (J8), holder (J12) and closures (J7).
         if s.owner[c] != NO_SEAT:
             _settle_cell(s, c, s.owner[c])
         else:
@@ -887,11 +791,9 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
                 if s.stones[q][c]:
                     _settle_cell(s, c, q)
                     break
+    # The end (J13, J14); the facade refuses two fours in a row and a seat to act then.
     for p in range(n):
-        if _has_four(s.held[p]):
-            if s.end == END_FOUR_IN_A_ROW:
-                raise InvalidStateError(
-                    "field 'stones': two seats hold four in a row, but the first ends the game")
+        if s.end == RUNNING and _has_four(s.held[p]):
             s.end = END_FOUR_IN_A_ROW
             s.winner = p
     if s.end == RUNNING and s.idle >= IDLE_LIMIT:
@@ -900,9 +802,6 @@ cdef int _fill(j4f_t *s, const j4f_cfg_t *cfg, dict f) except -1:
         s.end = END_EXHAUSTION
     current = f["current_player"]
     if s.end != RUNNING:
-        if current >= 0:
-            raise InvalidStateError(
-                f"field 'current_player' is {current!r}, but the game is over (expected null)")
         s.current = NO_SEAT
         return 0
     if not 0 <= current < n:
@@ -931,40 +830,3 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
             for i in range(n):
                 hits += _has_four(masks[i] ^ <uint64_t>r)
     return hits
-
-
-# ---------------------------------------------------------------------------------
-# str(): the board with stacks and locks.
-# ---------------------------------------------------------------------------------
-
-def _picture(Just4FunState st, int seat):
-    cdef j4f_t *s = &st.s
-    n = s.n_players
-    lines = [repr(st)]
-    lines.append("each field: its number, then its stones by seat (. = none); "
-                 "#k:n = locked, owned by seat k with n stones")
-    for r in range(6):
-        cells = []
-        for col in range(6):
-            c = r * WIDTH + col
-            if s.owner[c] != NO_SEAT:
-                stack = f"#{s.owner[c]}:{s.stones[s.owner[c]][c]}".ljust(n + 1)
-            else:
-                stack = "".join(
-                    "." if s.stones[q][c] == 0 else "0123456789abcdefghijk"[s.stones[q][c]]
-                    for q in range(n)
-                ) + " "
-            cells.append(f"{s.field[c]:>2} {stack}")
-        lines.append(" | ".join(cells))
-    sc = st.scores()
-    for q in range(n):
-        mark = ">" if q == s.current else " "
-        hand = (" ".join(str(s.hand[q][i]) for i in range(s.hand_n[q]))
-                if seat < 0 or seat == q else " ".join("?" * s.hand_n[q]))
-        lines.append(f"{mark} seat {q}: supply {s.supply[q]:>2}, score {sc[q]:>3}, hand {hand}")
-    top = s.discard[s.discard_n - 1] if s.discard_n else "-"
-    lines.append(f"draw pile {s.draw_n}, discard pile {s.discard_n} (top {top}), "
-                 f"turns without a stone {s.idle}")
-    if s.end != RUNNING:
-        lines.append(f"over: {st.outcome()}")
-    return "\n".join(lines)

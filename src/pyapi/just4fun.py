@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 from boardcore._checks import field, int_field, int_list, list_field, rng_field, seat_field
 from boardcore._engine import just4fun as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.just4fun import DECK, Just4FunState
-from boardcore.errors import ConfigurationError, InvalidStateError
+from boardcore._engine.just4fun import DECK, PLAYS, Just4FunState
+from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
+from boardcore.moves.just4fun import _holds_four
 from boardcore.protocol import Game
 from boardcore.values import Just4FunView, check_int
 
@@ -43,6 +44,9 @@ CLASSIC_LAYOUT: tuple[int, ...] = (
     28, 7, 23, 4, 13, 34,
 )  # fmt: skip
 SUPPLY = 20          # J4: stones per seat
+_EXCHANGE = len(PLAYS)    # the last action, after the plays
+# Each play's action, keyed by its values ascending (the engine's PLAYS, inverted).
+_ACTION_OF = {values: action for action, values in enumerate(PLAYS)}
 
 
 class Just4Fun(Game[Just4FunState]):
@@ -112,7 +116,18 @@ class Just4Fun(Game[Just4FunState]):
                 ("to_act", n), ("draw_pile_size", 1))
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> Just4FunState:
-        return Just4FunState._set_up(self._engine, self, seed, _read_position(self, fields))
+        position = _read_position(self, fields)
+        state = Just4FunState._set_up(self._engine, self, seed, position)
+        # The engine ends the game at the first four in a row; a position with two
+        # (J13 ends the game at the first) or with a seat to act once over is no position.
+        if sum(_holds_four(state, p) for p in range(self.num_players)) > 1:
+            raise InvalidStateError(
+                "field 'stones': two seats hold four in a row, but the first ends the game")
+        if state.is_over() and position["current_player"] >= 0:
+            raise InvalidStateError(
+                f"field 'current_player' is {position['current_player']!r}, but the game is "
+                f"over (expected null)")
+        return state
 
 
 def _check_layout(layout: object) -> tuple[int, ...]:
@@ -192,3 +207,49 @@ def _read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
         "idle_turns": int_field(data, "idle_turns", 0, 20), "rng": rng_field(data),
         "current_player": -1 if current is None else current,
     }
+
+
+def _parse_action(text: object) -> int:
+    """Return the action written ``text`` (``Just4FunState.parse_action``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"notation must be a str, not {text!r}")
+    t = text.strip().lower()
+    if t == "exchange":
+        return _EXCHANGE
+    parts = [p.strip() for p in t.split("+")]
+    if not 1 <= len(parts) <= 4 or not all([p.isascii() and p.isdigit() for p in parts]):
+        raise NotationError(
+            f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
+            f"like '5+11+13', or 'exchange'"
+        )
+    values = sorted(map(int, parts))
+    if values[0] < 1 or values[-1] > 19:
+        raise NotationError(f"bad notation {text!r}: card values are 1..19")
+    action = _ACTION_OF.get(tuple(values))
+    if action is None:
+        raise NotationError(
+            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
+            f"within the deck (four each of 1-12, one each of 13-19)"
+        )
+    return action
+
+
+def _view(state: Just4FunState, player: int) -> Just4FunView:
+    """Return what seat ``player`` may see (``Just4FunState.view``; the seat is checked)."""
+    position = state._fields()
+    hands = position["hands"]
+    return Just4FunView(
+        player=player,
+        current_player=position["current_player"],
+        is_over=position["current_player"] is None,
+        scores=state.scores(),
+        hand=tuple(hands[player]),
+        hand_sizes=tuple([len(hand) for hand in hands]),
+        draw_pile_size=len(position["draw_pile"]),
+        discard_pile=tuple(position["discard_pile"]),
+        layout=tuple(position["layout"]),
+        stones=tuple([tuple(row) for row in position["stones"]]),
+        owners=tuple(position["owners"]),
+        supplies=tuple(position["supplies"]),
+        idle_turns=position["idle_turns"],
+    )

@@ -1,4 +1,4 @@
-"""The picture of a Just4Fun position: the board, the stacks, the locks, the hands."""
+"""The pictures of a Just4Fun position: the board, the stacks, the locks, the hands."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from boardcore.pictures import HIGHLIGHT, SEAT_COLOURS, Canvas
 if TYPE_CHECKING:
     from boardcore._engine.just4fun import Just4FunState
 
-__all__ = ["draw"]
+__all__ = ["draw", "text"]
 
 CELL = 70          # one board square
 MARGIN = 16
@@ -57,6 +57,41 @@ def draw(state: Just4FunState, perspective: int | None) -> Canvas:
             canvas.card(MARGIN + 190 + k * (CARD_W + 6), y + 4, CARD_W, CARD_H,
                         str(value) if shown else None)
     return canvas
+
+
+def text(state: Just4FunState, seat: int) -> str:
+    """Return ``str(state)``: the board with stacks and locks; hands but ``seat``'s as ``?``.
+
+    A negative ``seat`` shows every hand.
+    """
+    doc = state.to_dict()
+    layout, stones, owners, hands = doc["layout"], doc["stones"], doc["owners"], doc["hands"]
+    stacks = list(zip(*stones, strict=True))     # per cell, its stones by seat
+    lines = [repr(state), "each field: its number, then its stones by seat (. = none); "
+                          "#k:n = locked, owned by seat k with n stones"]
+    for r in range(0, 36, 6):
+        cells = []
+        for i in range(r, r + 6):
+            owner = owners[i]
+            if owner is None:       # at most 20 stones: one character a seat
+                stack = "".join(map(".123456789abcdefghijk".__getitem__, stacks[i])) + " "
+            else:
+                stack = f"#{owner}:{stacks[i][owner]}".ljust(len(hands) + 1)
+            cells.append(f"{layout[i]:>2} {stack}")
+        lines.append(" | ".join(cells))
+    scores = state.scores()
+    for q, hand in enumerate(hands):
+        mark = ">" if q == doc["current_player"] else " "
+        shown = " ".join(map(str, hand)) if seat < 0 or seat == q else " ".join("?" * len(hand))
+        lines.append(f"{mark} seat {q}: supply {doc['supplies'][q]:>2}, score {scores[q]:>3}, "
+                     f"hand {shown}")
+    discard = doc["discard_pile"]
+    lines.append(f"draw pile {len(doc['draw_pile'])}, discard pile {len(discard)} "
+                 f"(top {discard[-1] if discard else '-'}), "
+                 f"turns without a stone {doc['idle_turns']}")
+    if state.is_over():
+        lines.append(f"over: {state.outcome()}")
+    return "\n".join(lines)
 
 
 def _headline(state: Just4FunState, last: object) -> str:
