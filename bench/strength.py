@@ -7,11 +7,11 @@ Usage (from an installed boardcore)::
 
 For a 2-player game (just4fun, three_or_more, rummikub_junior) it plays one arena per
 pair of agents, seats rotated, and prints the markdown table of the row agent's win rate
-against the column agent with its 95 % Wilson interval; ``--self-play`` adds an arena of
-IS-MCTS against itself and prints the win rate of each seat.  For Fool (4 players) a pair
-takes the seats alternately (A B A B, rotated), and it first plays the headline arena of
-one IS-MCTS seat against three random ones (``--headline-games``, 200 by default), with
-each agent's mean score and its interval.
+against the column agent with its 95 % Wilson interval; ``--self-play`` first plays
+IS-MCTS against itself and prints each seat's wins alone and the shared ones.  For Fool
+(4 players) a pair takes the seats alternately (A B A B, rotated), and it first plays the
+headline arena of one IS-MCTS seat against three random ones (``--headline-games``, 200
+by default), with each agent's mean score and its interval.
 
 Each arena is ``boardcore.arena`` with the same seed, which is exactly
 ``boardcore arena GAME --players P --agents A,B --games N --seed S``; its readable table
