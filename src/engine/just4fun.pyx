@@ -683,14 +683,14 @@ cdef class Just4FunState(EngineState):
             NotationError: ``text`` is not a play of 1-4 cards naming a field, nor
                 ``exchange``.
         """
-        from boardcore.just4fun import _parse_action
-        return _parse_action(text)
+        from boardcore.moves.just4fun import parse
+        return parse(text)
 
     def view(self, player):
         """Return what seat ``player`` may see: everything but other hands and the draw order."""
         cdef int p = seat_index(player, self.s.n_players)
-        from boardcore.just4fun import _view
-        return _view(self, p)
+        from boardcore.pictures.just4fun import view
+        return view(self, p)
 
     def _fields(self):
         cdef j4f_t s

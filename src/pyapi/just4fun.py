@@ -26,8 +26,8 @@ from typing import Any, ClassVar
 from boardcore._checks import field, int_field, int_list, list_field, rng_field, seat_field
 from boardcore._engine import just4fun as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.just4fun import DECK, PLAYS, Just4FunState
-from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
+from boardcore._engine.just4fun import DECK, Just4FunState
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.moves.just4fun import _holds_four
 from boardcore.protocol import Game
 from boardcore.values import Just4FunView, check_int
@@ -44,9 +44,7 @@ CLASSIC_LAYOUT: tuple[int, ...] = (
     28, 7, 23, 4, 13, 34,
 )  # fmt: skip
 SUPPLY = 20          # J4: stones per seat
-_EXCHANGE = len(PLAYS)    # the last action, after the plays
 # Each play's action, keyed by its values ascending (the engine's PLAYS, inverted).
-_ACTION_OF = {values: action for action, values in enumerate(PLAYS)}
 
 
 class Just4Fun(Game[Just4FunState]):
@@ -207,49 +205,3 @@ def _read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
         "idle_turns": int_field(data, "idle_turns", 0, 20), "rng": rng_field(data),
         "current_player": -1 if current is None else current,
     }
-
-
-def _parse_action(text: object) -> int:
-    """Return the action written ``text`` (``Just4FunState.parse_action``)."""
-    if not isinstance(text, str):
-        raise NotationError(f"notation must be a str, not {text!r}")
-    t = text.strip().lower()
-    if t == "exchange":
-        return _EXCHANGE
-    parts = [p.strip() for p in t.split("+")]
-    if not 1 <= len(parts) <= 4 or not all([p.isascii() and p.isdigit() for p in parts]):
-        raise NotationError(
-            f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
-            f"like '5+11+13', or 'exchange'"
-        )
-    values = sorted(map(int, parts))
-    if values[0] < 1 or values[-1] > 19:
-        raise NotationError(f"bad notation {text!r}: card values are 1..19")
-    action = _ACTION_OF.get(tuple(values))
-    if action is None:
-        raise NotationError(
-            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
-            f"within the deck (four each of 1-12, one each of 13-19)"
-        )
-    return action
-
-
-def _view(state: Just4FunState, player: int) -> Just4FunView:
-    """Return what seat ``player`` may see (``Just4FunState.view``; the seat is checked)."""
-    position = state._fields()
-    hands = position["hands"]
-    return Just4FunView(
-        player=player,
-        current_player=position["current_player"],
-        is_over=position["current_player"] is None,
-        scores=state.scores(),
-        hand=tuple(hands[player]),
-        hand_sizes=tuple([len(hand) for hand in hands]),
-        draw_pile_size=len(position["draw_pile"]),
-        discard_pile=tuple(position["discard_pile"]),
-        layout=tuple(position["layout"]),
-        stones=tuple([tuple(row) for row in position["stones"]]),
-        owners=tuple(position["owners"]),
-        supplies=tuple(position["supplies"]),
-        idle_turns=position["idle_turns"],
-    )

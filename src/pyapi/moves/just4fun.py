@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardcore._engine.just4fun import PLAYS
+from boardcore.errors import NotationError
 from boardcore.values import Just4FunMove
 
 if TYPE_CHECKING:
@@ -61,3 +63,33 @@ def _holder(owner: int | None, stacks: list[int]) -> int | None:
         return owner
     top = max(stacks)
     return stacks.index(top) if top and stacks.count(top) == 1 else None
+
+
+_EXCHANGE = len(PLAYS)    # the last action, after the plays
+#: Each play's action, by its ascending card values.
+_ACTION_OF = {values: action for action, values in enumerate(PLAYS)}
+
+
+def parse(text: object) -> int:
+    """Return the action written ``text`` (``Just4FunState.parse_action``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"notation must be a str, not {text!r}")
+    t = text.strip().lower()
+    if t == "exchange":
+        return _EXCHANGE
+    parts = [p.strip() for p in t.split("+")]
+    if not 1 <= len(parts) <= 4 or not all([p.isascii() and p.isdigit() for p in parts]):
+        raise NotationError(
+            f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
+            f"like '5+11+13', or 'exchange'"
+        )
+    values = sorted(map(int, parts))
+    if values[0] < 1 or values[-1] > 19:
+        raise NotationError(f"bad notation {text!r}: card values are 1..19")
+    action = _ACTION_OF.get(tuple(values))
+    if action is None:
+        raise NotationError(
+            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
+            f"within the deck (four each of 1-12, one each of 13-19)"
+        )
+    return action

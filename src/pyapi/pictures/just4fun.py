@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from boardcore.pictures import HIGHLIGHT, SEAT_COLOURS, Canvas
+from boardcore.values import Just4FunView
 
 if TYPE_CHECKING:
     from boardcore._engine.just4fun import Just4FunState
@@ -109,3 +110,24 @@ def _light(colour: str) -> str:
     # The seat's colour mixed with white: the background of a locked field.
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return "#{:02x}{:02x}{:02x}".format(*((v + 2 * 255) // 3 for v in (r, g, b)))
+
+
+def view(state: Just4FunState, player: int) -> Just4FunView:
+    """Return what seat ``player`` may see (``Just4FunState.view``; the seat is checked)."""
+    position = state._fields()
+    hands = position["hands"]
+    return Just4FunView(
+        player=player,
+        current_player=position["current_player"],
+        is_over=position["current_player"] is None,
+        scores=state.scores(),
+        hand=tuple(hands[player]),
+        hand_sizes=tuple([len(hand) for hand in hands]),
+        draw_pile_size=len(position["draw_pile"]),
+        discard_pile=tuple(position["discard_pile"]),
+        layout=tuple(position["layout"]),
+        stones=tuple([tuple(row) for row in position["stones"]]),
+        owners=tuple(position["owners"]),
+        supplies=tuple(position["supplies"]),
+        idle_turns=position["idle_turns"],
+    )
