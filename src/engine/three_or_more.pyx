@@ -25,8 +25,8 @@ card of rows 2-4).
 
 >>> from boardcore.three_or_more import ThreeOrMore
 >>> state = ThreeOrMore(players=2).new_state(seed=7)
->>> card_code("RRG"), state.action_to_str(64 + card_code("RRG"))
-(1, 'RRG@left')
+>>> state.action_to_str(1 * 64 + 1)     # place 1 (left), card 1 (R R G)
+'RRG@left'
 >>> twin = state.copy()
 >>> twin.rollout(seed=1).scores, state.is_over()
 ((91, 69), False)
@@ -87,10 +87,6 @@ cdef enum:
     P_BOTTOM_LEFT = 5
     P_BOTTOM_RIGHT = 6
     NUM_PLACES = 7
-
-COLOURS = "RGBY"
-PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right")
-DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 
 ctypedef struct lines_t:
     # The lines one card scored, each from its top (left) end, in plane coordinates.
@@ -616,7 +612,8 @@ def config(players, start_player, allow_rotation, deck):
         players: 2..4 seats.
         start_player: the seat that lays the first card.
         allow_rotation: whether a card may be laid upside down (T3).
-        deck: the 48 cards as codes (``card_code``), in their order before the shuffle.
+        deck: the 48 cards as codes (``top * 16 + middle * 4 + bottom``), in their order
+            before the shuffle.
     """
     cdef tom_cfg_t cfg
     cdef int i
@@ -632,18 +629,6 @@ def config(players, start_player, allow_rotation, deck):
 
 
 # ------------------------------------- the position as Python values, set-up positions
-
-def card_code(str text not None):
-    """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
-
-    Raises:
-        ValueError: ``text`` is not 3 of the letters R, G, B, Y.
-    """
-    if len(text) != 3 or any(c not in COLOURS for c in text):
-        raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
-                         f"not {text!r}")
-    return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
-
 
 cdef object _python(str module, str name):
     # The Python half of this engine: the notation and the last move's breakdown live in
@@ -688,9 +673,9 @@ cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
         action = table[i]
         s.current = seat
         _insert_card(s, seat, action & 63)
-        if not _is_legal(s, action):
+        if not KERNEL.is_legal(s, action):     # through the table: no second inline copy
             return 1
-        _apply(s, action)
+        KERNEL.apply(s, action)
     s.start = s.laid
     s.lines = s.best = 0        # the statistics count from the start of play
     for p in range(n):

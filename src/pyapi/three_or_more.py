@@ -36,9 +36,16 @@ from typing import Any, ClassVar
 from boardcore._checks import field, int_list, list_field, seat_field
 from boardcore._engine import three_or_more as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.three_or_more import DIRECTIONS, PLACES, ThreeOrMoreState, card_code
+from boardcore._engine.three_or_more import ThreeOrMoreState
 from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
-from boardcore.moves.three_or_more import card_text, parse
+from boardcore.moves.three_or_more import (
+    COLOURS,
+    DIRECTIONS,
+    PLACES,
+    card_code,
+    card_text,
+    parse,
+)
 from boardcore.protocol import Game
 from boardcore.values import (
     MoveScore,
@@ -59,9 +66,6 @@ __all__ = [
     "ThreeOrMoreState",
     "ThreeOrMoreView",
 ]
-
-#: The four colours, in card-code order.
-COLOURS = "RGBY"
 
 
 def _default_deck() -> tuple[str, ...]:

@@ -9,14 +9,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from boardcore._engine.three_or_more import COLOURS, DIRECTIONS, PLACES, card_code
 from boardcore.errors import NotationError
 from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreMove
 
 if TYPE_CHECKING:
     from boardcore._engine.three_or_more import ThreeOrMoreState
 
-__all__ = ["Position", "breakdown", "card_text", "explain", "notation", "parse"]
+__all__ = ["COLOURS", "DIRECTIONS", "PLACES", "Position", "breakdown", "card_code", "card_text",
+           "explain", "notation", "parse"]
+
+#: The four colours, in card-code order.
+COLOURS = "RGBY"
+#: The places by number in an action: 0 the open row's next slot (written without a
+#: place), 1-2 row 1's ends, 3-6 the block's corners, where rows 2-4 begin.
+PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right")
+#: The directions of scored lines, numbered as the engine's scoring kernel numbers them.
+DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 
 #: Each line direction's step (row, column), from its top (left) end.
 STEPS = {"horizontal": (0, 1), "vertical": (1, 0), "falling": (1, 1), "rising": (1, -1)}
@@ -42,6 +50,21 @@ class Position(NamedTuple):
     #: the last move: seat, action, points, lines as (direction, row, col, length)
     last: tuple[int, int, int, list[tuple[int, int, int, int]]] | None
     rng: list[int]                  # the generator's words after the setup shuffle
+
+
+def card_code(text: str) -> int:
+    """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
+
+    Raises:
+        TypeError: ``text`` is not a str.
+        ValueError: ``text`` is not 3 of the letters R, G, B, Y.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a card must be a str such as 'RRG', not {text!r}")
+    if len(text) != 3 or any(c not in COLOURS for c in text):
+        raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
+                         f"not {text!r}")
+    return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
 
 
 def card_text(card: int) -> str:

@@ -11,8 +11,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from boardcore._engine.three_or_more import PLACES
-from boardcore.moves.three_or_more import Position, breakdown, card_text
+from boardcore.moves.three_or_more import PLACES, Position, breakdown, card_text
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
 from boardcore.values import ThreeOrMoreView
 
