@@ -630,11 +630,17 @@ def config(players, start_player, allow_rotation, deck):
 
 # ------------------------------------- the position as Python values, set-up positions
 
+cdef dict _PYTHON = {}
+
+
 cdef object _python(str module, str name):
     # The Python half of this engine: the notation and the last move's breakdown live in
     # boardcore.moves.three_or_more, views, documents and pictures in
     # boardcore.pictures.three_or_more; imported on first use, as they import this module.
-    return getattr(import_module(f"boardcore.{module}.three_or_more"), name)
+    f = _PYTHON.get(name)
+    if f is None:
+        f = _PYTHON[name] = getattr(import_module(f"boardcore.{module}.three_or_more"), name)
+    return f
 
 
 cdef list _setup_rng(uint64_t seed):
@@ -714,10 +720,18 @@ cdef class ThreeOrMoreState(EngineState):
         # it again on the table as it stands gives exactly the lines it scored.
         cdef tom_t s
         cdef lines_t found
-        cdef int i, k, n
+        cdef int i, k, n, y, x
+        cdef char grid[21 * 23]     # the table, square row by square row
+        cdef const char *letters = b"RGBY"
         self._check()
         with cython.critical_section(self):
             s = self.s
+        memset(grid, b".", sizeof(grid))
+        for k in range(4):
+            for y in range(1, NY - 1):
+                for x in range(1, ROW_CARDS + 1):
+                    if (s.plane[k][y] >> x) & 1:
+                        grid[(y - 1 + 3 * s.top) * 23 + x - 1 + s.lo] = letters[k]
         last = None
         if s.last_player >= 0:
             _score(&s, _plane_y(&s, s.last_row), _plane_x(&s, s.last_col), s.last_shown,
@@ -729,7 +743,7 @@ cdef class ThreeOrMoreState(EngineState):
             s.players, s.turns, s.current, s.laid, [s.score[i] for i in range(s.players)],
             [[s.hand[k][i] for i in range(s.hand_n[k])] for k in range(s.players)],
             [s.deck[i] for i in range(s.next_draw, DECK)],
-            [[s.plane[k][i] for i in range(NY)] for k in range(4)],
+            tuple([grid[23 * i:23 * i + 23].decode() for i in range(21)]),
             (s.lo, s.hi, s.top, s.bottom), (s.open_row, s.open_next, s.open_dir), last,
             _setup_rng(self.seed))
 
@@ -797,7 +811,7 @@ cdef class ThreeOrMoreState(EngineState):
 
     def grid(self):
         """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
-        return _python("pictures", "grid")(self._position())
+        return self._position().grid
 
     def places(self):
         """Return the names of the places the next card may go (``("left", "right")``, …)."""

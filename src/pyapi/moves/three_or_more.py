@@ -33,8 +33,7 @@ STEPS = {"horizontal": (0, 1), "vertical": (1, 0), "falling": (1, 1), "rising": 
 class Position(NamedTuple):
     """A 3 Or More position as plain values, as the engine hands it over.
 
-    Cards are codes (``card_code``); ``planes`` are the bitboards of the colours R, G,
-    B, Y, 14 rows each, in the block's frame (``docs/games/three_or_more.md``).
+    Cards are codes (``card_code``); ``grid`` is the table as ``state.grid()`` gives it.
     """
 
     players: int
@@ -44,7 +43,7 @@ class Position(NamedTuple):
     scores: list[int]
     hands: list[list[int]]
     stock: list[int]
-    planes: list[list[int]]
+    grid: tuple[str, ...]
     table: tuple[int, int, int, int]     # row 1's ends, the block's top and bottom rows
     open_row: tuple[int, int, int]       # the open row, its next column, its direction
     #: the last move: seat, action, points, lines as (direction, row, col, length)

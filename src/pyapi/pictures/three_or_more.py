@@ -1,8 +1,8 @@
 """The pictures of a 3 Or More position: the table, the next places, scores and hands.
 
-The engine hands the position over as plain values (``Position``); the table as
-strings (``state.grid()``), the places open (``state.places()``), a seat's view, the
-document's fields, the text picture (``str(state)``) and the SVG drawing are made here.
+The engine hands the position over as plain values (``Position``); the places open
+(``state.places()``), a seat's view, the document's fields, the text picture
+(``str(state)``) and the SVG drawing are made here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from boardcore._engine.three_or_more import ThreeOrMoreState
     from boardcore.values import ThreeOrMoreDocument, ThreeOrMoreMove
 
-__all__ = ["draw", "fields", "grid", "places", "text", "view"]
+__all__ = ["draw", "fields", "places", "text", "view"]
 
 #: The square colours, by letter.
 COLOURS = {"R": "#e5473d", "G": "#3aa655", "B": "#3f6fd1", "Y": "#f2c230"}
@@ -38,20 +38,6 @@ Place = Callable[[int, int], tuple[float, float]]
 
 
 # -- the position as values -------------------------------------------------------------
-
-
-def grid(p: Position) -> tuple[str, ...]:
-    """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
-    lo, _, top, _ = p.table
-    rows = [["."] * 23 for _ in range(21)]
-    for k, plane in enumerate(p.planes):
-        for y in range(1, 13):      # plane row y, bit x + 1: table square (y - 1 + 3 top, lo + x)
-            bits = plane[y] >> 1
-            while bits:
-                x = (bits & -bits).bit_length() - 1
-                rows[y - 1 + 3 * top][lo + x] = "RGBY"[k]
-                bits &= bits - 1
-    return tuple(["".join(row) for row in rows])
 
 
 def places(p: Position) -> tuple[str, ...]:
@@ -80,7 +66,7 @@ def view(p: Position, seat: int) -> ThreeOrMoreView:
         hand=tuple([card_text(c) for c in p.hands[seat]]),
         hand_sizes=tuple([len(h) for h in p.hands]),
         draw_pile_size=len(p.stock),
-        grid=grid(p),
+        grid=p.grid,
         places=places(p),
         cards_laid=p.laid,
         last_move=breakdown(p),
@@ -96,7 +82,7 @@ def fields(p: Position) -> dict[str, Any]:
         "scores": list(p.scores),
         "hands": [[card_text(c) for c in hand] for hand in p.hands],
         "stock": [card_text(c) for c in p.stock],
-        "grid": list(grid(p)),
+        "grid": list(p.grid),
         "row1": [lo, hi],
         "block": [top, bottom],
         "open_row": _open_row(p),
@@ -120,7 +106,7 @@ def text(p: Position, perspective: int) -> str:
     rows = [top, bottom, *[r for r, _ in slots]]
     cols = [lo, hi, *[c for _, c in slots]]
     c0, c1 = min(cols), max(cols)
-    table = grid(p)
+    table = p.grid
     head = "over" if p.current < 0 else f"seat {p.current} to play"
     lines = [
         f"3 Or More, {p.players} players, {p.laid} of 48 cards laid, {head}; "
@@ -128,8 +114,10 @@ def text(p: Position, perspective: int) -> str:
         "      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]),
     ]
     for y in range(3 * min(rows), 3 * max(rows) + 3):
-        cells = ["*" if table[y][c] == "." and (y // 3, c) in slots else table[y][c]
-                 for c in range(c0, c1 + 1)]
+        cells = list(table[y][c0:c1 + 1])
+        for r, c in slots:
+            if r == y // 3 and cells[c - c0] == ".":
+                cells[c - c0] = "*"
         lines.append(f"  {y:>2}  {''.join(cells)}")
     last = breakdown(p)
     if last is not None:
