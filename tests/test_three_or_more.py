@@ -583,7 +583,7 @@ def test_illegal_action_message_names_the_legal_moves() -> None:
 
 
 def test_card_code_checks_its_input() -> None:
-    from boardcore._engine.three_or_more import card_code
+    from boardcore.moves.three_or_more import card_code
 
     assert card_code("RRG") == 1 and card_code("YYY") == 63
     for bad in ("RR", "RRGG", "rrg", "RXG", ""):
@@ -787,7 +787,7 @@ def test_set_up_a_hand_drawn_position() -> None:
 
 
 def _code(card: str) -> int:
-    from boardcore._engine.three_or_more import card_code
+    from boardcore.moves.three_or_more import card_code
 
     return card_code(card)
 

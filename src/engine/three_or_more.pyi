@@ -5,16 +5,12 @@ from boardcore._engine._state import EngineConfig, EngineState
 from boardcore.three_or_more import ThreeOrMore
 from boardcore.values import MoveScore, ThreeOrMoreDocument, ThreeOrMoreMove, ThreeOrMoreView
 
-COLOURS: str
-PLACES: tuple[str, ...]
-DIRECTIONS: tuple[str, ...]
 STATE_BYTES: int
 KERNEL_CAPSULE: object
 
 def config(
     players: int, start_player: int, allow_rotation: bool, deck: Sequence[int]
 ) -> EngineConfig: ...
-def card_code(text: str) -> int: ...
 @final
 class ThreeOrMoreState(EngineState):
     """A 3 Or More position."""

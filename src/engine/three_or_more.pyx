@@ -25,8 +25,8 @@ card of rows 2-4).
 
 >>> from boardcore.three_or_more import ThreeOrMore
 >>> state = ThreeOrMore(players=2).new_state(seed=7)
->>> card_code("RRG"), state.action_to_str(64 + card_code("RRG"))
-(1, 'RRG@left')
+>>> state.action_to_str(1 * 64 + 1)     # place 1 (left), card 1 (R R G)
+'RRG@left'
 >>> twin = state.copy()
 >>> twin.rollout(seed=1).scores, state.is_over()
 ((91, 69), False)
@@ -45,8 +45,9 @@ from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
-from boardcore.errors import InvalidStateError, NotationError
-from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreView
+from importlib import import_module
+
+from boardcore.errors import InvalidStateError
 
 cdef extern from *:
     """
@@ -86,11 +87,6 @@ cdef enum:
     P_BOTTOM_LEFT = 5
     P_BOTTOM_RIGHT = 6
     NUM_PLACES = 7
-
-COLOURS = "RGBY"
-PLACES = ("", "left", "right", "top-left", "top-right", "bottom-left", "bottom-right")
-DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
-_DIRECTION_STEP = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 ctypedef struct lines_t:
     # The lines one card scored, each from its top (left) end, in plane coordinates.
@@ -616,7 +612,8 @@ def config(players, start_player, allow_rotation, deck):
         players: 2..4 seats.
         start_player: the seat that lays the first card.
         allow_rotation: whether a card may be laid upside down (T3).
-        deck: the 48 cards as codes (``card_code``), in their order before the shuffle.
+        deck: the 48 cards as codes (``top * 16 + middle * 4 + bottom``), in their order
+            before the shuffle.
     """
     cdef tom_cfg_t cfg
     cdef int i
@@ -631,174 +628,19 @@ def config(players, start_player, allow_rotation, deck):
     return EngineConfig(ThreeOrMoreState, (<char *>&cfg)[:sizeof(cfg)])
 
 
-# ------------------------------------------- cards, notation, the table as values
+# ------------------------------------- the position as Python values, set-up positions
 
-def card_code(str text not None):
-    """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
-
-    Raises:
-        ValueError: ``text`` is not 3 of the letters R, G, B, Y.
-    """
-    if len(text) != 3 or any(c not in COLOURS for c in text):
-        raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
-                         f"not {text!r}")
-    return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
+cdef dict _PYTHON = {}
 
 
-cdef str _card_text(int card):
-    return COLOURS[(card >> 4) & 3] + COLOURS[(card >> 2) & 3] + COLOURS[card & 3]
-
-
-cdef str _notation(int action, int turns):
-    cdef int card = action & 63, rest = action >> 6, turned = 0
-    if turns == 2:
-        turned = rest & 1
-        rest >>= 1
-    text = _card_text(card) + ("^" if turned else "")
-    return text + "@" + PLACES[rest] if rest else text
-
-
-cdef int _parse(object text, int turns) except -1:
-    if not isinstance(text, str):
-        raise NotationError(f"a move must be a str such as 'RRG@left', not {text!r}")
-    card_part, sep, place_text = text.partition("@")
-    turned = card_part.endswith("^")
-    card_text = card_part[:len(card_part) - 1] if turned else card_part
-    if len(card_text) != 3 or any(c not in COLOURS for c in card_text) \
-            or (sep and place_text not in PLACES[1:]):
-        raise NotationError(
-            f"{text[:40]!r} is not a move: write a card as held (3 of the letters R, G, B, "
-            f"Y), '^' if it is turned, then '@left', '@right', '@top-left', '@top-right', "
-            f"'@bottom-left' or '@bottom-right' where there is a choice, e.g. 'RRG@left'"
-        )
-    if turned and turns == 1:
-        raise NotationError(f"{text!r} turns a card, which needs allow_rotation=True")
-    place = PLACES.index(place_text) if sep else 0
-    return (place * turns + (1 if turned else 0)) * 64 + card_code(card_text)
-
-
-cdef inline int _colour_at(const tom_t *s, int row, int col) noexcept nogil:
-    # The colour of table square (row, col), -1 if it is empty.
-    cdef int k, y = row - 3 * s.top + 1, x = col - s.lo + 1
-    if y < 1 or y > NY - 2 or x < 1 or x > ROW_CARDS:
-        return -1
-    for k in range(4):
-        if (s.plane[k][y] >> x) & 1:
-            return k
-    return -1
-
-
-cdef tuple _grid(const tom_t *s):
-    cdef int y, x, k
-    rows = []
-    for y in range(21):
-        cells = []
-        for x in range(23):
-            k = _colour_at(s, y, x)
-            cells.append(COLOURS[k] if k >= 0 else ".")
-        rows.append("".join(cells))
-    return tuple(rows)
-
-
-cdef tuple _places(const tom_t *s):
-    cdef int phase
-    if s.current < 0:
-        return ()
-    phase = _phase(s)
-    if phase == 1:
-        return PLACES[1:3]
-    if phase == 2:
-        return PLACES[3:]
-    return ("next",)
-
-
-cdef list _slots(const tom_t *s):
-    # Card slots (card row, card column) where the next card may go.
-    cdef int phase
-    if s.current < 0:
-        return []
-    phase = _phase(s)
-    if phase == 1:
-        return [(ROW1, s.lo - 1), (ROW1, s.hi + 1)]
-    if phase == 2:
-        return [(s.top - 1, s.lo), (s.top - 1, s.hi), (s.bottom + 1, s.lo), (s.bottom + 1, s.hi)]
-    return [(s.open_row, s.open_next)]
-
-
-cdef tuple _scores_of(const tom_t *s):
-    cdef int i
-    return tuple([s.score[i] for i in range(s.players)])
-
-
-cdef list _hand(const tom_t *s, int seat):
-    cdef int i
-    return [_card_text(s.hand[seat][i]) for i in range(s.hand_n[seat])]
-
-
-cdef object _breakdown(const tom_t *s):
-    # How the last card laid scored (a MoveScore), None before the first move.  The last
-    # card is the newest on the table, so scoring it again on the table as it stands
-    # gives exactly the lines it scored.
-    cdef int i, t, d, n
-    cdef lines_t found
-    if s.last_player < 0:
-        return None
-    _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col), s.last_shown, &found, &n)
-    lines = []
-    for i in range(found.n):
-        d = found.dir[i]
-        n = found.len[i]
-        dy, dx = _DIRECTION_STEP[d]
-        y = found.y[i] - 1 + 3 * s.top
-        x = found.x[i] - 1 + s.lo
-        lines.append(ScoredLine(
-            direction=DIRECTIONS[d],
-            squares=tuple([(y + t * dy, x + t * dx) for t in range(n)]),
-            points=n * (2 if d >= 2 else 1),
-        ))
-    return MoveScore(
-        player=s.last_player,
-        move=_notation(_hist_action(s, s.laid - 2), s.turns),
-        points=s.last_points,
-        lines=tuple(lines),
-    )
-
-
-cdef str _picture(const tom_t *s, int perspective):
-    cdef int y, k, i, r, c
-    slots = _slots(s)
-    open_cols = {c for _, c in slots}
-    open_rows = {r for r, _ in slots}
-    rows_used = [r for r in range(7) if r in open_rows or (s.top <= r <= s.bottom)]
-    cols = [c for c in range(23) if c in open_cols or s.lo <= c <= s.hi]
-    c0, c1 = min(cols), max(cols)
-    slot_set = set(slots)
-    head = "over" if s.current < 0 else f"seat {s.current} to play"
-    lines = [
-        f"3 Or More, {s.players} players, {s.laid} of 48 cards laid, {head}; "
-        f"scores {' '.join(str(v) for v in _scores_of(s))}; stock {DECK - s.next_draw}",
-        "      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]),
-    ]
-    for r in range(min(rows_used), max(rows_used) + 1):
-        for i in range(3):
-            y = 3 * r + i
-            cells = []
-            for c in range(c0, c1 + 1):
-                k = _colour_at(s, y, c)
-                cells.append(COLOURS[k] if k >= 0 else ("*" if (r, c) in slot_set else "."))
-            lines.append(f"  {y:>2}  {''.join(cells)}")
-    last = _breakdown(s)
-    if last is not None:
-        parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
-                          for ln in last.lines) or "no line"
-        lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
-    lines.append("hands: " + " | ".join(
-        f"{seat}: " + (" ".join(_hand(s, seat) if perspective < 0 or perspective == seat
-                                else ["???"] * s.hand_n[seat]) or "-")
-        for seat in range(s.players)))
-    if s.current >= 0:
-        lines.append("next card goes at * (" + ", ".join(_places(s)) + ")")
-    return "\n".join(lines)
+cdef object _python(str module, str name):
+    # The Python half of this engine: the notation and the last move's breakdown live in
+    # boardcore.moves.three_or_more, views, documents and pictures in
+    # boardcore.pictures.three_or_more; imported on first use, as they import this module.
+    f = _PYTHON.get(name)
+    if f is None:
+        f = _PYTHON[name] = getattr(import_module(f"boardcore.{module}.three_or_more"), name)
+    return f
 
 
 cdef list _setup_rng(uint64_t seed):
@@ -810,238 +652,47 @@ cdef list _setup_rng(uint64_t seed):
     return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
 
 
-# ------------------------------------------------------------ set-up positions
-
-cdef bint _ints(object values, int length, int lo, int hi):
-    return (type(values) is list and len(values) == length
-            and all([type(v) is int and lo <= v <= hi for v in values]))
-
-
-cdef list _codes(object cards, int most):
-    # Card patterns as codes; None unless a list of at most ``most`` patterns.
-    if type(cards) is not list or len(cards) > most:
-        return None
-    out = []
-    for text in cards:
-        if type(text) is not str or len(text) != 3 or any([c not in COLOURS for c in text]):
-            return None
-        out.append(card_code(text))
-    return out
-
-
-cdef set _table_slots(int lo, int hi, int top, int bottom, object open_row):
-    # The card slots a table with these row 1 ends, block rows and open row has filled.
-    filled = {(ROW1, c) for c in range(lo, hi + 1)}
-    for r in range(top, bottom + 1):
-        if r != ROW1:
-            filled |= {(r, c) for c in range(lo, hi + 1)}
-    if open_row is not None:
-        r, nxt, d = open_row
-        filled -= {(r, c) for c in range(lo, hi + 1)}
-        filled |= {(r, c) for c in (range(lo, nxt) if d == 1 else range(nxt + 1, hi + 1))}
-    return filled
-
-
-cdef object _table(object grid, int lo, int hi, int top, int bottom, object open_row):
-    # T5-T7: the grid holds whole cards exactly in the slots the other table fields
-    # describe; return those cards' codes by slot, or raise.
-    if not lo <= START_COL <= hi or hi - lo >= ROW_CARDS:
-        raise InvalidStateError(f"field 'row1' is {[lo, hi]}: row 1 holds the starting "
-                                f"card's column {START_COL} and at most 12 cards (T6)")
-    if not top <= ROW1 <= bottom or bottom - top >= 4:
-        raise InvalidStateError(f"field 'block' is {[top, bottom]}: the block holds row 1 "
-                                f"(card row {ROW1}) and at most 4 rows (T5)")
-    if hi - lo < ROW_CARDS - 1 and (top != bottom or open_row is not None):
-        raise InvalidStateError("fields 'block' and 'open_row': another row begins only "
-                                "once row 1 holds 12 cards (T7)")
-    if open_row is not None:
-        r, nxt, d = open_row
-        if (r not in (top, bottom) or r == ROW1 or d not in (1, -1)
-                or not (lo < nxt <= hi if d == 1 else lo <= nxt < hi)):
-            raise InvalidStateError(f"field 'open_row' is {open_row}: the open row is the "
-                                    f"block's top or bottom row, begun at a corner and not "
-                                    f"yet full (T7)")
-    filled = _table_slots(lo, hi, top, bottom, open_row)
-    cards = {}
-    for r in range(7):
-        for c in range(23):
-            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
-            if (r, c) in filled:
-                codes = _codes([card], 1)
-                if codes is None:
-                    raise InvalidStateError(
-                        f"field 'grid': the card at card row {r}, column {c} is {card!r}; "
-                        f"the fields 'row1', 'block' and 'open_row' say a card lies there")
-                cards[(r, c)] = codes[0]
-            elif card != "...":
-                raise InvalidStateError(
-                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
-                    f"fields 'row1', 'block' and 'open_row' say no card lies")
-    return cards
-
-
-cdef int _check_cards(const tom_cfg_t *cfg, object laid, list hands, list stock,
-                      object current) except -1:
-    # T2, T3: the table, the hands and the stock are the deck; T8, T9: who holds what.
-    cdef int n = cfg.players, i
-    rest = [0] * 64
-    for i in range(DECK):
-        rest[cfg.deck[i]] += 1
-    for code in [c for h in hands for c in h] + stock:
-        rest[code] -= 1
-    if min(rest) < 0:
-        raise InvalidStateError("fields 'hands' and 'stock' hold cards the deck does not (T2)")
-    table = [0] * 64
-    for code in laid:
-        table[code] += 1
-    if cfg.turns == 2:          # a card on the table may lie either way up: by pairs
-        for i in range(64):
-            if _reverse(i) < i:
-                rest[_reverse(i)] += rest[i]
-                table[_reverse(i)] += table[i]
-                rest[i] = table[i] = 0
-    if rest != table:
-        raise InvalidStateError("fields 'grid', 'hands' and 'stock' together must be the "
-                                "deck's 48 cards (T2)")
-    sizes = [len(h) for h in hands]
-    if (current is None) != (len(laid) == DECK):
-        raise InvalidStateError(
-            f"field 'current_player' is {current!r}, but {len(laid)} of 48 cards are laid: "
-            f"the game is over exactly when all are (T9)")
-    if current is None:
-        return 0
-    if stock and sizes != [HAND] * n:
-        raise InvalidStateError(
-            f"field 'hands': every seat holds 3 cards while the stock lasts (T8), not {sizes}")
-    order = [sizes[(current + i) % n] for i in range(n)]
-    if order != sorted(order, reverse=True) or order[0] - order[n - 1] > 1:
-        raise InvalidStateError(
-            f"field 'hands': with the stock gone, seat {current} plays from the largest "
-            f"hand and each seat after it holds as many cards or one fewer (T8), not {sizes}")
-    return 0
-
-
 cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
-    # A set-up position from its fields, as ``to_dict`` writes them but ``last_move`` a
-    # MoveScore.  The facade has checked the fields' types, the hands' order, the scores
-    # and the turn order; the table, the cards and the hand sizes are checked here, so
-    # that no position this makes can lead play out of bounds.  The bitboards and the
-    # cards laid come from the grid; the last card's slot from its move, its score
-    # checked against the table.
-    cdef int n = cfg.players, p, i, lo, hi, top, bottom
-    grid, row1, block, open_row = f["grid"], f["row1"], f["block"], f["open_row"]
-    hands = [_codes(h, HAND) for h in f["hands"]] if type(f["hands"]) is list else None
-    stock = _codes(f["stock"], DECK)
-    current, last = f["current_player"], f["last_move"]
-    if (type(grid) is not list or len(grid) != 21
-            or not all([type(g) is str and len(g) == 23 for g in grid])
-            or not _ints(row1, 2, 0, 22) or not _ints(block, 2, 0, 6)
-            or not (open_row is None or _ints(open_row, 3, -1, 22))
-            or hands is None or len(hands) != n or any([h is None for h in hands])
-            or stock is None or not _ints(f["scores"], n, 0, 32767)
-            or not (current is None or type(current) is int and 0 <= current < n)
-            or not (last is None or isinstance(last, MoveScore))):
-        raise InvalidStateError("a 3 Or More position does not fit: sizes or values out of range")
-    lo, hi = row1
-    top, bottom = block
-    cards = _table(grid, lo, hi, top, bottom, open_row)
-    _check_cards(cfg, list(cards.values()), hands, stock, current)
+    # A set-up position (``_set_up``); 1 if it does not fit.  The table is laid card by
+    # card in the order given, each a legal action of this kernel, so it is a table play
+    # can reach, inside the struct's frame; then the hands, the stock (48 cards in all),
+    # the scores and the seat to play go in.  The facade checked the rest.
+    cdef int n = cfg.players, i, p, action, code
+    cdef int seat = -1 if f["last_player"] is None else f["last_player"]
+    cdef int cur = -1 if f["current_player"] is None else f["current_player"]
+    cdef tuple table = tuple(f["table"]), stock = tuple(f["stock"]), scores = tuple(f["scores"])
+    hands = [tuple(h) for h in f["hands"]]
+    codes = [*table[:1], *[c for h in hands for c in h], *stock]
+    if not (1 <= len(table) <= DECK and (seat >= 0) == (len(table) > 1) and seat < n
+            and -1 <= cur < n and len(hands) == n and len(scores) == n
+            and all([len(h) <= HAND for h in hands]) and len(table) - 1 + len(codes) == DECK
+            and all([type(c) is int and 0 <= c < 64 for c in codes])
+            and all([type(v) is int and 0 <= v <= 32767 for v in scores])):
+        return 1
     memset(s, 0, sizeof(tom_t))
-    s.players = n
-    s.turns = cfg.turns
-    s.lo, s.hi, s.top, s.bottom = lo, hi, top, bottom
-    for (r, c), code in cards.items():
-        _put(s, _plane_y(s, r), _plane_x(s, c), code)
-    s.laid = s.start = <uint8_t>len(cards)
-    if open_row is not None:
-        s.open_row, s.open_next, s.open_dir = open_row
+    s.players, s.turns, s.next_draw, s.last_player = n, cfg.turns, DECK, -1   # no draws
+    s.lo = s.hi = START_COL
+    s.top = s.bottom = ROW1
+    _put(s, 1, 1, table[0])
+    s.laid = 1
+    for i in range(1, len(table)):
+        action = table[i]
+        s.current = seat
+        _insert_card(s, seat, action & 63)
+        if not KERNEL.is_legal(s, action):     # through the table: no second inline copy
+            return 1
+        KERNEL.apply(s, action)
+    s.start = s.laid
+    s.lines = s.best = 0        # the statistics count from the start of play
     for p in range(n):
-        for code in sorted(hands[p]):
+        s.score[p] = scores[p]
+        for code in hands[p]:
             _insert_card(s, p, code)
-        s.score[p] = f["scores"][p]
     s.next_draw = <uint8_t>(DECK - len(stock))
     for i in range(len(stock)):
         s.deck[s.next_draw + i] = stock[i]
-    s.current = -1 if current is None else current
-    s.last_player = -1
-    if last is None:
-        if s.laid != 1:
-            raise InvalidStateError("field 'last_move' is null, but cards were laid after "
-                                    "the starting card")
-        return 0
-    if s.laid == 1:
-        raise InvalidStateError("field 'last_move': no card was laid after the starting card")
-    _fill_last(s, last, open_row is not None)
+    s.current = cur
     return 0
-
-
-cdef int _fill_last(tom_t *s, object last, bint open) except -1:
-    # The last move: its history byte, the corner it began a row at, its slot (found by
-    # its place; a card that ended a row of rows 2-4 lies at one of the row's ends, the
-    # first whose card and score match is taken), then its score checked.
-    cdef int action, card, rest, turned = 0, place, before = s.laid - 1, expected
-    cdef int row, col, lines
-    if (type(last.player) is not int or not 0 <= last.player < s.players
-            or type(last.points) is not int or not 0 <= last.points <= 32767):
-        raise InvalidStateError(f"field 'last_move' is {last!r}: a seat and points, please")
-    try:
-        action = _parse(last.move, s.turns)
-    except NotationError as exc:
-        raise InvalidStateError(f"field 'last_move': {exc}") from None
-    card = action & 63
-    rest = action >> 6
-    if s.turns == 2:
-        turned = rest & 1
-        rest >>= 1
-    place = rest
-    if before < ROW_CARDS:
-        expected = place == P_LEFT or place == P_RIGHT
-    elif before % ROW_CARDS == 0:
-        expected = P_TOP_LEFT <= place <= P_BOTTOM_RIGHT
-    else:
-        expected = place == P_NEXT
-    if not expected or (turned and _reverse(card) == card):
-        raise InvalidStateError(f"field 'last_move': {last.move!r} cannot have laid card "
-                                f"{s.laid} of the table (T6, T7)")
-    slots = []
-    if open:
-        slots.append((s.open_row, s.open_next - s.open_dir))
-    elif place == P_LEFT or place == P_RIGHT:
-        slots.append((ROW1, s.lo if place == P_LEFT else s.hi))
-    elif place == P_NEXT and s.laid % ROW_CARDS == 0:
-        for row in (s.top, s.bottom):
-            if row != ROW1:
-                slots += [(row, s.lo), (row, s.hi)]
-    if place >= P_TOP_LEFT and (
-            not open or (s.open_row < ROW1) != (place <= P_TOP_RIGHT)
-            or (s.open_dir == 1) != (place == P_TOP_LEFT or place == P_BOTTOM_LEFT)):
-        slots = []
-    s.hist[s.laid - 2] = <uint8_t>(card | (turned << 6) | ((place == P_RIGHT) << 7))
-    if place >= P_TOP_LEFT:
-        s.corners = <uint8_t>((place - P_TOP_LEFT) << (2 * (before // ROW_CARDS - 1)))
-    s.last_player = <int8_t>last.player
-    s.last_shown = <uint8_t>(_reverse(card) if turned else card)
-    for row, col in slots:
-        if _colours_at(s, row, col) == s.last_shown:
-            s.last_row = <uint8_t>row
-            s.last_col = <uint8_t>col
-            s.last_points = <int16_t>_score(s, _plane_y(s, row), _plane_x(s, col),
-                                            s.last_shown, NULL, &lines)
-            if _breakdown(s) == last:
-                return 0
-    raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
-                            f"{_card_text(s.last_shown)} last scores on this table")
-
-
-cdef int _colours_at(const tom_t *s, int row, int col) noexcept:
-    # The card (as it lies) in table card slot (row, col); -1 if a square is empty.
-    cdef int i, k, card = 0
-    for i in range(3):
-        k = _colour_at(s, 3 * row + i, col)
-        if k < 0:
-            return -1
-        card = card * 4 + k
-    return card
 
 
 # ------------------------------------ the state class (shared methods: EngineState)
@@ -1063,13 +714,38 @@ cdef class ThreeOrMoreState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    cdef tom_t _snapshot(self) except *:
-        # The position, copied under the state's lock, for Python-level results.
+    cdef object _position(self):
+        # The position as plain values (boardcore.moves.three_or_more.Position), copied
+        # under the state's lock.  The last card is the newest on the table, so scoring
+        # it again on the table as it stands gives exactly the lines it scored.
         cdef tom_t s
+        cdef lines_t found
+        cdef int i, k, n, y, x
+        cdef char grid[21 * 23]     # the table, square row by square row
+        cdef const char *letters = b"RGBY"
         self._check()
         with cython.critical_section(self):
             s = self.s
-        return s
+        memset(grid, b".", sizeof(grid))
+        for k in range(4):
+            for y in range(1, NY - 1):
+                for x in range(1, ROW_CARDS + 1):
+                    if (s.plane[k][y] >> x) & 1:
+                        grid[(y - 1 + 3 * s.top) * 23 + x - 1 + s.lo] = letters[k]
+        last = None
+        if s.last_player >= 0:
+            _score(&s, _plane_y(&s, s.last_row), _plane_x(&s, s.last_col), s.last_shown,
+                   &found, &n)
+            last = (s.last_player, _hist_action(&s, s.laid - 2), s.last_points,
+                    [(found.dir[i], found.y[i] - 1 + 3 * s.top, found.x[i] - 1 + s.lo,
+                      found.len[i]) for i in range(found.n)])
+        return _python("moves", "Position")(
+            s.players, s.turns, s.current, s.laid, [s.score[i] for i in range(s.players)],
+            [[s.hand[k][i] for i in range(s.hand_n[k])] for k in range(s.players)],
+            [s.deck[i] for i in range(s.next_draw, DECK)],
+            tuple([grid[23 * i:23 * i + 23].decode() for i in range(21)]),
+            (s.lo, s.hi, s.top, s.bottom), (s.open_row, s.open_next, s.open_dir), last,
+            _setup_rng(self.seed))
 
     # -- notation -------------------------------------------------------------------
 
@@ -1079,8 +755,8 @@ cdef class ThreeOrMoreState(EngineState):
         Any action in ``range(game.num_actions)`` has a notation, legal here or not.
         """
         self._check()
-        return _notation(<int>action_index(action, self._actions),
-                         self._actions // (NUM_PLACES * 64))
+        return _python("moves", "notation")(action_index(action, self._actions),
+                                            self._actions // (NUM_PLACES * 64))
 
     def parse_action(self, text):
         """Return the action written ``text``: the card as held, ``^`` if it is turned,
@@ -1094,74 +770,36 @@ cdef class ThreeOrMoreState(EngineState):
                 turned card without ``allow_rotation``).
         """
         self._check()
-        return _parse(text, self._actions // (NUM_PLACES * 64))
+        return _python("moves", "parse")(text, self._actions // (NUM_PLACES * 64))
 
     # -- what a seat may see, and the whole state -----------------------------------
 
     def view(self, player):
         """Return what seat ``player`` may see: the table, scores, its own hand, sizes."""
-        cdef tom_t s = self._snapshot()
-        cdef int seat = seat_index(player, s.players)
-        return ThreeOrMoreView(
-            player=seat,
-            current_player=None if s.current < 0 else s.current,
-            is_over=s.current < 0,
-            scores=_scores_of(&s),
-            hand=tuple(_hand(&s, seat)),
-            hand_sizes=tuple([s.hand_n[i] for i in range(s.players)]),
-            draw_pile_size=DECK - s.next_draw,
-            grid=_grid(&s),
-            places=_places(&s),
-            cards_laid=s.laid,
-            last_move=_breakdown(&s),
-        )
+        return _python("pictures", "view")(self._position(), seat_index(player, self._players))
 
     def _fields(self):
-        cdef tom_t s = self._snapshot()
-        last = _breakdown(&s)
-        return {
-            "current_player": None if s.current < 0 else s.current,
-            "scores": list(_scores_of(&s)),
-            "hands": [_hand(&s, i) for i in range(s.players)],
-            "stock": [_card_text(s.deck[i]) for i in range(s.next_draw, DECK)],
-            "grid": list(_grid(&s)),
-            "row1": [s.lo, s.hi],
-            "block": [s.top, s.bottom],
-            "open_row": None if s.laid <= ROW_CARDS or s.laid % ROW_CARDS == 0
-            else [s.open_row, s.open_next, s.open_dir],
-            "last_move": None if last is None else {
-                "player": last.player,
-                "move": last.move,
-                "points": last.points,
-                "lines": [{"direction": ln.direction,
-                           "squares": [list(sq) for sq in ln.squares],
-                           "points": ln.points} for ln in last.lines],
-            },
-            "rng": _setup_rng(self.seed),
-        }
+        return _python("pictures", "fields")(self._position())
 
     def _text(self, int seat):
-        cdef tom_t s = self._snapshot()
-        return _picture(&s, seat)
+        return _python("pictures", "text")(self._position(), seat)
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return a position drawn by ``fields`` (the facade has checked their types).
+        """Return the position ``fields`` give as plain ints, checked against the rules by
+        the facade (``boardcore.three_or_more``).
 
-        ``fields`` are those of ``to_dict`` (``current_player``, ``scores``, ``hands``,
-        ``stock``, ``grid``, ``row1``, ``block``, ``open_row``), with ``last_move`` a
-        ``MoveScore`` or ``None``.  A table that breaks T5-T7, cards that are not the
-        deck, hand sizes play could not have left, or a last move that does not lie or
-        score as stated raise ``InvalidStateError``, as does anything that does not fit.
+        ``fields``: ``table`` (the starting card's code, then the actions that lay the
+        other cards, the last move last), ``last_player`` (who laid it, ``None`` if no
+        card was), ``hands`` and ``stock`` (card codes), ``scores`` and
+        ``current_player``.  What does not fit raises ``InvalidStateError``.
         """
         if config.k != &KERNEL:
             raise TypeError("config is not a 3 Or More configuration")
         cdef ThreeOrMoreState st = <ThreeOrMoreState>config._make(game, seed)
-        for key in ("grid", "row1", "block", "open_row", "hands", "stock", "scores",
-                    "current_player", "last_move"):
-            if key not in fields:
-                raise InvalidStateError(f"state data has no field {key!r}")
-        _fill(&st.s, <const tom_cfg_t *><const char *>config.blob, fields)
+        if _fill(&st.s, <const tom_cfg_t *><const char *>config.blob, fields):
+            raise InvalidStateError("a 3 Or More position does not fit: sizes or values "
+                                    "out of range")
         st._started(st._fields())
         return st
 
@@ -1169,18 +807,15 @@ cdef class ThreeOrMoreState(EngineState):
 
     def last_breakdown(self):
         """Return how the last card laid scored (a ``MoveScore``), or ``None`` before any move."""
-        cdef tom_t s = self._snapshot()
-        return _breakdown(&s)
+        return _python("moves", "breakdown")(self._position())
 
     def grid(self):
         """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
-        cdef tom_t s = self._snapshot()
-        return _grid(&s)
+        return self._position().grid
 
     def places(self):
         """Return the names of the places the next card may go (``("left", "right")``, …)."""
-        cdef tom_t s = self._snapshot()
-        return _places(&s)
+        return _python("pictures", "places")(self._position())
 
 
 # ------------------------------------------------------------------------ bench hook

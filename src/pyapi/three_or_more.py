@@ -36,8 +36,16 @@ from typing import Any, ClassVar
 from boardcore._checks import field, int_list, list_field, seat_field
 from boardcore._engine import three_or_more as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.three_or_more import DIRECTIONS, ThreeOrMoreState, card_code
-from boardcore.errors import ConfigurationError, InvalidStateError
+from boardcore._engine.three_or_more import ThreeOrMoreState
+from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
+from boardcore.moves.three_or_more import (
+    COLOURS,
+    DIRECTIONS,
+    PLACES,
+    card_code,
+    card_text,
+    parse,
+)
 from boardcore.protocol import Game
 from boardcore.values import (
     MoveScore,
@@ -58,9 +66,6 @@ __all__ = [
     "ThreeOrMoreState",
     "ThreeOrMoreView",
 ]
-
-#: The four colours, in card-code order.
-COLOURS = "RGBY"
 
 
 def _default_deck() -> tuple[str, ...]:
@@ -142,12 +147,15 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
     def _configure(self) -> EngineConfig:
-        start, rotation, deck = (
-            self.options[k] for k in ("start_player", "allow_rotation", "deck"))
+        start, rotation = self.options["start_player"], self.options["allow_rotation"]
         assert isinstance(start, int) and isinstance(rotation, bool)
+        return _engine.config(self.num_players, start, rotation, self._deck())
+
+    def _deck(self) -> list[int]:
+        # The deck's 48 card codes, in their order before the shuffle.
+        deck = self.options["deck"]
         assert deck is None or isinstance(deck, tuple)
-        codes = [card_code(card) for card in deck or DEFAULT_DECK]
-        return _engine.config(self.num_players, start, rotation, codes)
+        return [card_code(card) for card in deck or DEFAULT_DECK]
 
     @property
     def observation_planes(self) -> tuple[tuple[str, int], ...]:
@@ -158,8 +166,7 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
                 ("stock_size", 1))
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> ThreeOrMoreState:
-        position = _read_position(self, fields)
-        state = ThreeOrMoreState._set_up(self._engine, self, seed, position)
+        state = _set_up(self, _read_position(self, fields), seed)
         if "rng" in fields and fields["rng"] != state.to_dict()["rng"]:
             raise InvalidStateError(
                 f"field 'rng' is {quote(fields['rng'])}, but 3 Or More draws nothing after "
@@ -171,6 +178,8 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
 
 #: The table: 7 card rows x 23 card columns, 3 squares a card row.
 TABLE_ROWS, TABLE_COLS = 7, 23
+#: Row 1's card row, and the starting card's column.
+ROW1, START_COL = 3, 11
 
 
 def _card_list(value: object, name: str, most: int) -> list[str]:
@@ -188,7 +197,7 @@ def _card_list(value: object, name: str, most: int) -> list[str]:
 def _read_table(data: dict[str, Any]) -> dict[str, Any]:
     """The table fields' types: ``grid``, ``row1``, ``block``, ``open_row``.
 
-    How they fit together (T5-T7) is the engine's to check, with the cards.
+    How they fit together (T5-T7) is ``_read_cards``'s to check.
     """
     grid = list_field(data, "grid", 3 * TABLE_ROWS)
     for line in grid:
@@ -207,7 +216,7 @@ def _read_table(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
-    """Field ``last_move`` as a ``MoveScore``; the engine checks what it scores."""
+    """Field ``last_move`` as a ``MoveScore``; ``_set_up`` checks what it scores."""
     last = field(data, "last_move")
     if last is None:
         return None
@@ -235,9 +244,9 @@ def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
 def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
     """Check a set-up position's fields; return them for the engine.
 
-    Here: every field's type, the hands' order, the scores and the turn order; the
-    engine checks the table (T5-T7), that the cards are the deck (T2, T3), who holds how
-    many (T8, T9) and what the last move scored (T10, T11).
+    Here: every field's type, the hands' order, the scores and the turn order; then
+    ``_set_up`` checks the table (T5-T7), that the cards are the deck (T2, T3), who
+    holds how many (T8, T9) and what the last move scored (T10, T11).
     """
     n = game.num_players
     position = _read_table(data)
@@ -258,3 +267,191 @@ def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
             f"field 'last_move' scores {last.points}, more than seat {last.player}'s total")
     return {**position, "hands": hands, "stock": _card_list(field(data, "stock"), "stock", 48),
             "scores": scores, "current_player": current, "last_move": last}
+
+
+def _read_cards(position: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """T5-T7: the cards on the table by card slot, as codes.
+
+    The grid holds whole cards exactly in the slots ``row1``, ``block`` and
+    ``open_row`` describe: row 1 (card row 3) from its left to its right end, the
+    block's other rows whole but the open row, laid from its corner to ``next``.
+    """
+    (lo, hi), (top, bottom), open_row = position["row1"], position["block"], position["open_row"]
+    if not lo <= START_COL <= hi or hi - lo >= 12:
+        raise InvalidStateError(f"field 'row1' is {[lo, hi]}: row 1 holds the starting "
+                                f"card's column {START_COL} and at most 12 cards (T6)")
+    if not top <= ROW1 <= bottom or bottom - top >= 4:
+        raise InvalidStateError(f"field 'block' is {[top, bottom]}: the block holds row 1 "
+                                f"(card row {ROW1}) and at most 4 rows (T5)")
+    if hi - lo < 11 and (top != bottom or open_row is not None):
+        raise InvalidStateError("fields 'block' and 'open_row': another row begins only "
+                                "once row 1 holds 12 cards (T7)")
+    filled = {(r, c) for r in range(top, bottom + 1) for c in range(lo, hi + 1)}
+    if open_row is not None:
+        r, nxt, d = open_row
+        if (r not in (top, bottom) or r == ROW1 or d not in (1, -1)
+                or not (lo < nxt <= hi if d == 1 else lo <= nxt < hi)):
+            raise InvalidStateError(f"field 'open_row' is {open_row}: the open row is the "
+                                    f"block's top or bottom row, begun at a corner and not "
+                                    f"yet full (T7)")
+        filled -= {(r, c) for c in range(lo, hi + 1) if (c >= nxt if d == 1 else c <= nxt)}
+    grid = position["grid"]
+    cards = {}
+    for r in range(TABLE_ROWS):
+        for c in range(TABLE_COLS):
+            card = grid[3 * r][c] + grid[3 * r + 1][c] + grid[3 * r + 2][c]
+            if (r, c) in filled:
+                if "." in card:
+                    raise InvalidStateError(
+                        f"field 'grid': the card at card row {r}, column {c} is {card!r}; "
+                        f"the fields 'row1', 'block' and 'open_row' say a card lies there")
+                cards[(r, c)] = card_code(card)
+            elif card != "...":
+                raise InvalidStateError(
+                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
+                    f"fields 'row1', 'block' and 'open_row' say no card lies")
+    return cards
+
+
+def _reverse(card: int) -> int:
+    """The card turned upside down (T3): top and bottom swap."""
+    return ((card & 3) << 4) | (card & 12) | (card >> 4)
+
+
+def _check_cards(game: ThreeOrMore, laid: list[int], hands: list[list[int]],
+                 stock: list[int], current: int | None) -> None:
+    """T2, T3: the table, the hands and the stock are the deck; T8, T9: who holds what."""
+    n = game.num_players
+    rest = [0] * 64
+    for code in game._deck():
+        rest[code] += 1
+    for code in [c for h in hands for c in h] + stock:
+        rest[code] -= 1
+    if min(rest) < 0:
+        raise InvalidStateError("fields 'hands' and 'stock' hold cards the deck does not (T2)")
+    table = [0] * 64
+    for code in laid:
+        table[code] += 1
+    if game.options["allow_rotation"]:   # a card on the table may lie either way up: by pairs
+        for i in range(64):
+            if _reverse(i) < i:
+                rest[_reverse(i)] += rest[i]
+                table[_reverse(i)] += table[i]
+                rest[i] = table[i] = 0
+    if rest != table:
+        raise InvalidStateError("fields 'grid', 'hands' and 'stock' together must be the "
+                                "deck's 48 cards (T2)")
+    sizes = [len(h) for h in hands]
+    if (current is None) != (len(laid) == 48):
+        raise InvalidStateError(
+            f"field 'current_player' is {current!r}, but {len(laid)} of 48 cards are laid: "
+            f"the game is over exactly when all are (T9)")
+    if current is None:
+        return
+    if stock and sizes != [3] * n:
+        raise InvalidStateError(
+            f"field 'hands': every seat holds 3 cards while the stock lasts (T8), not {sizes}")
+    order = [sizes[(current + i) % n] for i in range(n)]
+    if order != sorted(order, reverse=True) or order[0] - order[n - 1] > 1:
+        raise InvalidStateError(
+            f"field 'hands': with the stock gone, seat {current} plays from the largest "
+            f"hand and each seat after it holds as many cards or one fewer (T8), not {sizes}")
+
+
+def _set_up(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMoreState:
+    """The position of checked fields, once the table, the cards and the last move fit.
+
+    The engine takes plain ints: the table in an order play could have laid it (the
+    last move last), the hands and the stock as codes.
+    """
+    cards = _read_cards(position)
+    hands = [[card_code(c) for c in hand] for hand in position["hands"]]
+    stock = [card_code(c) for c in position["stock"]]
+    last = position["last_move"]
+    _check_cards(game, list(cards.values()), hands, stock, position["current_player"])
+    plain = {"table": [cards[(ROW1, START_COL)]], "last_player": None, "hands": hands,
+             "stock": stock, "scores": position["scores"],
+             "current_player": position["current_player"]}
+    if last is None:
+        if len(cards) != 1:
+            raise InvalidStateError("field 'last_move' is null, but cards were laid after "
+                                    "the starting card")
+        return ThreeOrMoreState._set_up(game._engine, game, seed, plain)
+    if len(cards) == 1:
+        raise InvalidStateError("field 'last_move': no card was laid after the starting card")
+    action, shown, slots = _last_move(game, position, len(cards), last)
+    for slot in slots:
+        order = _laying_order(position, cards, slot, 2 if game.options["allow_rotation"] else 1)
+        if cards.get(slot) == shown and order[-1][1] == slot:
+            plain["table"] = [cards[(ROW1, START_COL)]] + [a for a, _ in order[:-1]] + [action]
+            plain["last_player"] = last.player
+            state = ThreeOrMoreState._set_up(game._engine, game, seed, plain)
+            if state.last_breakdown() == last:
+                return state
+    raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
+                            f"{card_text(shown)} last scores on this table")
+
+
+def _laying_order(position: dict[str, Any], cards: dict[tuple[int, int], int],
+                  last: tuple[int, int], turns: int) -> list[tuple[int, tuple[int, int]]]:
+    """An order play could have laid the table's cards in, ending at slot ``last`` if any.
+
+    Each card but the starting one with the action that lays it, unturned: row 1 out
+    from the starting card (towards ``last`` last), then rows 2-4 each from a corner,
+    the open row or the row ``last`` is in last, begun at its other end.
+    """
+    (lo, hi), (top, bottom), open_row = position["row1"], position["block"], position["open_row"]
+    final = open_row[0] if open_row is not None else last[0]
+
+    def lay(place: str, row: int, cols: range) -> list[tuple[int, tuple[int, int]]]:
+        return [((PLACES.index(place if i == 0 or row == ROW1 else "") * turns) * 64
+                 + cards[(row, c)], (row, c)) for i, c in enumerate(cols) if (row, c) in cards]
+
+    left = lay("left", ROW1, range(START_COL - 1, lo - 1, -1))
+    right = lay("right", ROW1, range(START_COL + 1, hi + 1))
+    order = right + left if last == (ROW1, lo) else left + right
+    rows = [*range(ROW1 - 1, top - 1, -1), *range(ROW1 + 1, bottom + 1)]
+    for r in sorted(rows, key=lambda r: r == final):    # stable: the final row last
+        rightwards = open_row[2] == 1 if open_row is not None and r == final else last != (r, lo)
+        corner = ("top-" if r < ROW1 else "bottom-") + ("left" if rightwards else "right")
+        order += lay(corner, r, range(lo, hi + 1) if rightwards else range(hi, lo - 1, -1))
+    return order
+
+
+def _last_move(game: ThreeOrMore, position: dict[str, Any], laid: int,
+               last: MoveScore) -> tuple[int, int, list[tuple[int, int]]]:
+    """The last move's action, its card as it lies, and the card slots it may lie in.
+
+    Its place must have been open when it laid card ``laid`` (T6, T7), and it lies
+    where that place is; a card that filled a row of rows 2-4 lies at one of the newest
+    row's ends, which the fields do not name: top row before bottom, left before right.
+    """
+    turns = 2 if game.options["allow_rotation"] else 1
+    try:
+        action = parse(last.move, turns)
+    except NotationError as exc:
+        raise InvalidStateError(f"field 'last_move': {exc}") from None
+    card, place, turned = action & 63, action >> 6, 0
+    if turns == 2:
+        place, turned = place >> 1, place & 1
+    corner = place >= PLACES.index("top-left")
+    before = laid - 1
+    if before < 12:
+        expected = PLACES[place] in ("left", "right")
+    else:
+        expected = corner if before % 12 == 0 else place == 0
+    if not expected or (turned and _reverse(card) == card):
+        raise InvalidStateError(f"field 'last_move': {last.move!r} cannot have laid card "
+                                f"{laid} of the table (T6, T7)")
+    (lo, hi), (top, bottom), open_row = position["row1"], position["block"], position["open_row"]
+    slots = []
+    if open_row is not None:
+        r, nxt, d = open_row
+        if not corner or ((r < ROW1) == PLACES[place].startswith("top")
+                          and (d == 1) == PLACES[place].endswith("left")):
+            slots = [(r, nxt - d)]
+    elif not corner and place:
+        slots = [(ROW1, lo if PLACES[place] == "left" else hi)]
+    elif not corner and laid % 12 == 0:
+        slots = [(r, c) for r in (top, bottom) if r != ROW1 for c in (lo, hi)]
+    return action, _reverse(card) if turned else card, slots

@@ -1,18 +1,25 @@
-"""The picture of a 3 Or More position: the table, the next places, scores and hands."""
+"""The pictures of a 3 Or More position: the table, the next places, scores and hands.
+
+The engine hands the position over as plain values (``Position``); the places open
+(``state.places()``), a seat's view, the document's fields, the text picture
+(``str(state)``) and the SVG drawing are made here.
+"""
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from boardcore.moves.three_or_more import PLACES, Position, breakdown, card_text
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
+from boardcore.values import ThreeOrMoreView
 
 if TYPE_CHECKING:
     from boardcore._engine.three_or_more import ThreeOrMoreState
     from boardcore.values import ThreeOrMoreDocument, ThreeOrMoreMove
 
-__all__ = ["draw"]
+__all__ = ["draw", "fields", "places", "text", "view"]
 
 #: The square colours, by letter.
 COLOURS = {"R": "#e5473d", "G": "#3aa655", "B": "#3f6fd1", "Y": "#f2c230"}
@@ -30,6 +37,105 @@ SHORT = {"left": "L", "right": "R", "top-left": "TL", "top-right": "TR",
 Place = Callable[[int, int], tuple[float, float]]
 
 
+# -- the position as values -------------------------------------------------------------
+
+
+def places(p: Position) -> tuple[str, ...]:
+    """Return the names of the places the next card may go (T6, T7), ``()`` once over."""
+    if p.current < 0:
+        return ()
+    if p.laid < 12:
+        return PLACES[1:3]
+    if p.laid % 12 == 0:
+        return PLACES[3:]
+    return ("next",)
+
+
+def _open_row(p: Position) -> list[int] | None:
+    # The open row (rows 2-4) while one is being laid: its row, next column, direction.
+    return None if p.laid <= 12 or p.laid % 12 == 0 else list(p.open_row)
+
+
+def view(p: Position, seat: int) -> ThreeOrMoreView:
+    """Return what seat ``seat`` may see: the table, scores, its own hand, sizes."""
+    return ThreeOrMoreView(
+        player=seat,
+        current_player=None if p.current < 0 else p.current,
+        is_over=p.current < 0,
+        scores=tuple(p.scores),
+        hand=tuple([card_text(c) for c in p.hands[seat]]),
+        hand_sizes=tuple([len(h) for h in p.hands]),
+        draw_pile_size=len(p.stock),
+        grid=p.grid,
+        places=places(p),
+        cards_laid=p.laid,
+        last_move=breakdown(p),
+    )
+
+
+def fields(p: Position) -> dict[str, Any]:
+    """Return the game's fields of ``to_dict`` (``docs/games/three_or_more.md``)."""
+    last = breakdown(p)
+    lo, hi, top, bottom = p.table
+    return {
+        "current_player": None if p.current < 0 else p.current,
+        "scores": list(p.scores),
+        "hands": [[card_text(c) for c in hand] for hand in p.hands],
+        "stock": [card_text(c) for c in p.stock],
+        "grid": list(p.grid),
+        "row1": [lo, hi],
+        "block": [top, bottom],
+        "open_row": _open_row(p),
+        "last_move": None if last is None else {
+            "player": last.player,
+            "move": last.move,
+            "points": last.points,
+            "lines": [{"direction": ln.direction,
+                       "squares": [list(sq) for sq in ln.squares],
+                       "points": ln.points} for ln in last.lines],
+        },
+        "rng": p.rng,
+    }
+
+
+def text(p: Position, perspective: int) -> str:
+    """Return the text picture; hands other than ``perspective``'s as ``???`` unless < 0."""
+    lo, hi, top, bottom = p.table
+    slots = _places(None if p.current < 0 else p.current, (lo, hi), (top, bottom),
+                    _open_row(p))
+    rows = [top, bottom, *[r for r, _ in slots]]
+    cols = [lo, hi, *[c for _, c in slots]]
+    c0, c1 = min(cols), max(cols)
+    table = p.grid
+    head = "over" if p.current < 0 else f"seat {p.current} to play"
+    lines = [
+        f"3 Or More, {p.players} players, {p.laid} of 48 cards laid, {head}; "
+        f"scores {' '.join(str(v) for v in p.scores)}; stock {len(p.stock)}",
+        "      " + "".join([str(c % 10) for c in range(c0, c1 + 1)]),
+    ]
+    for y in range(3 * min(rows), 3 * max(rows) + 3):
+        cells = list(table[y][c0:c1 + 1])
+        for r, c in slots:
+            if r == y // 3 and cells[c - c0] == ".":
+                cells[c - c0] = "*"
+        lines.append(f"  {y:>2}  {''.join(cells)}")
+    last = breakdown(p)
+    if last is not None:
+        parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
+                          for ln in last.lines) or "no line"
+        lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
+    shown = [[card_text(c) for c in hand] if perspective < 0 or perspective == seat
+             else ["???"] * len(hand) for seat, hand in enumerate(p.hands)]
+    lines.append("hands: " + " | ".join(f"{seat}: " + (" ".join(cards) or "-")
+                                        for seat, cards in enumerate(shown)))
+    if p.current >= 0:
+        lines.append("next card goes at * (" + ", ".join(places(p)) + ")")
+    return "\n".join(lines)
+
+
+# -- the SVG drawing --------------------------------------------------------------------
+
+
 def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
     """Draw ``state``; hands other than ``perspective``'s face down (all up if ``None``)."""
     doc = state.to_dict()
@@ -37,8 +143,8 @@ def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
     last = state.last_move
     grid = doc["grid"]
     cards = {(r, c) for r in range(7) for c in range(23) if grid[3 * r][c] != "."}
-    places = _places(doc)
-    used = cards | set(places)
+    slots = _places(doc["current_player"], doc["row1"], doc["block"], doc["open_row"])
+    used = cards | set(slots)
     rows = [r for r, _ in used]
     cols = [c for _, c in used]
     # What is in use, centred in a fixed frame: the picture keeps its size all game.
@@ -60,7 +166,7 @@ def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
             canvas.rect(x, y + i * SQ, SQ, SQ, fill=COLOURS[grid[3 * r + i][c]],
                         stroke="#ffffff", width=0.8)
         canvas.rect(x, y, SQ, 3 * SQ, stroke=INK, width=1.0)
-    for (r, c), place in sorted(places.items()):
+    for (r, c), place in sorted(slots.items()):
         x, y = at(r, c)
         canvas.rect(x + 2, y + 2, SQ - 4, 3 * SQ - 4, fill="#fbfaf6", stroke="#7a7a7a",
                     width=1.3, rx=3, dash="4 3")
@@ -72,15 +178,15 @@ def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
     return canvas
 
 
-def _places(doc: ThreeOrMoreDocument) -> dict[tuple[int, int], str]:
+def _places(current: int | None, row1: Sequence[int], block: Sequence[int],
+            open_row: Sequence[int] | None) -> dict[tuple[int, int], str]:
     """The card slots where the next card may go, with their place names (T6, T7)."""
-    if doc["current_player"] is None:
+    if current is None:
         return {}
-    lo, hi = doc["row1"]
-    top, bottom = doc["block"]
-    if doc["open_row"] is not None:
-        row, nxt, _ = doc["open_row"]
-        return {(row, nxt): "next"}
+    lo, hi = row1
+    top, bottom = block
+    if open_row is not None:
+        return {(open_row[0], open_row[1]): "next"}
     if hi - lo < 11:
         return {(3, lo - 1): "left", (3, hi + 1): "right"}
     return {(top - 1, lo): "top-left", (top - 1, hi): "top-right",
