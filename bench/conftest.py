@@ -354,8 +354,8 @@ def uno(rlcard: object) -> Uno:
 def _fmt(value: float, unit: str) -> str:
     if math.isnan(value):
         return "n/a"
-    if unit == "x":
-        return f"{value:.3g}x" if value < 1000 else f"{value:,.0f}x"
+    if unit == "x":   # four digits: 2.996x must not read as a met ">= 3"
+        return f"{value:.4g}x" if value < 1000 else f"{value:,.0f}x"
     for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= scale and not unit.startswith(("ns", "us", "ms", "s")):
             return f"{value / scale:.3g} {prefix}{unit}"
@@ -396,8 +396,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
              r.verdict()) for r in rows]
     widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
               for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    tr.write_line(line)
+    tr.write_line("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
     for i, row in enumerate(body):
         if i == 0 or rows[i].group != rows[i - 1].group:
             tr.write_line("  ".join("-" * w for w in widths))
