@@ -11,10 +11,13 @@ pure-Python reference driver and ``simulate()`` target) and one test class::
 and keeps only what is really its own (its kernel).  ``GameBenchmarks`` brings the
 standard set, the same figures and targets for every game:
 
-* per call from Python: ``legal_actions()``, ``legal_actions_mask()``, ``is_over()``,
-  ``copy()`` (start and mid-game), ``apply()``;
+* per call from Python: the call floor (``_call_floor()``, a method that does nothing),
+  ``legal_actions()``, ``legal_actions_mask()``, ``is_over()``, ``copy()`` (start and
+  mid-game), ``apply()``, each also as a multiple of the floor;
 * whole games: the Python-driven playout, ``rollout()``, ``simulate()`` with one and two
-  workers and the ``workers=2 / workers=1`` ratio (>= 1.8);
+  workers, ``workers=2`` against two separate processes of ``workers=1`` (>= 0.95);
+* memory: peak RSS of ``simulate`` over a million games and of 100,000 Python-driven
+  games, and its growth from a tenth of that (flat: <= 16 MiB beyond the results);
 * the compiled engine against the pure-Python reference on the same seeded playouts
   (>= 100; the test first checks that both played the same games);
 * against OpenSpiel ``connect_four``: the Python loop (>= 3x), ``copy()`` against
@@ -33,6 +36,8 @@ belongs to the test that ran it (the first game collected); the others use no ti
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +61,48 @@ SEARCH_PEERS = {"fool": ("hearts", ">= 5"), "just4fun": ("connect_four", ">= 3")
 
 # A side of an alternated comparison: one call, and the units (actions, copies) it does.
 Side = tuple[Callable[[], object], float]
+# Games per first count (N) and last count of the memory figures: peak RSS after N games
+# and after the last count, in a fresh interpreter (tests/test_memory.py's probe).
+MEMORY_COUNTS = {"simulate": (100_000, 1_000_000), "python": (10_000, 100_000)}
+MEMORY_SMOKE = {"simulate": (200, 800), "python": (20, 80)}
+MEMORY_TARGET_MIB = 16       # "memory flat": growth beyond what the results hold
+
+
+@dataclass(frozen=True)
+class Target:
+    """A figure with a target (docs/performance.md).
+
+    The table lists it for every game whose ``test`` runs, measured or not (then it
+    says why: a peer not installed, a test that did not finish).
+    """
+
+    name: str
+    target: str
+    unit: str
+    test: str                  # the test (its original name) that records the figure
+    peer: str | None = None    # the module the figure needs, if a peer's
+
+
+PYTHON_VS_OPENSPIEL = "Python-driven actions/s vs OpenSpiel"
+PYTHON_VS_UNO = "Python-driven actions/s vs RLCard uno"
+COPY_VS_CLONE = "copy() / OpenSpiel clone()"
+SIMULATE_VS_EVALUATE_BOTS = "simulate() 1 worker vs evaluate_bots"
+THREADS_VS_PROCESSES = "simulate(workers=2) / two processes of workers=1"
+REFERENCE = "engine rollout / reference"
+MEMORY_SIMULATE = "simulate() peak RSS growth, 100k -> 1M games, beyond its results"
+MEMORY_PYTHON = "Python-driven peak RSS growth, 10k -> 100k games"
+
+STANDARD_TARGETS = (
+    Target(PYTHON_VS_OPENSPIEL, ">= 3", "x", "test_peer_openspiel_loop", "pyspiel"),
+    Target(PYTHON_VS_UNO, ">= 50", "x", "test_peer_rlcard_uno", "rlcard"),
+    Target(COPY_VS_CLONE, "<= 0.25", "x", "test_peer_copy_vs_clone", "pyspiel"),
+    Target(SIMULATE_VS_EVALUATE_BOTS, ">= 10", "x", "test_peer_simulate_vs_evaluate_bots",
+           "pyspiel"),
+    Target(THREADS_VS_PROCESSES, ">= 0.95", "x", "test_threads_vs_processes"),
+    Target(MEMORY_SIMULATE, f"<= {MEMORY_TARGET_MIB}", "MiB", "test_memory"),
+    Target(MEMORY_PYTHON, f"<= {MEMORY_TARGET_MIB}", "MiB", "test_memory"),
+    Target(REFERENCE, ">= 100", "x", "test_engine_vs_reference"),
+)
 
 
 def midgame(start: Any, moves: int) -> Any:
@@ -89,6 +136,7 @@ class Case:
     ref_games: int = 8                    # seeded playouts per reference call
     engine_repeats: int = 200             # ... the engine replays this often per call
     loop_repeats: int = 20                # ... and its Python loop this often
+    own_targets: tuple[Target, ...] = ()  # the targets of the game's own tests (kernels)
     config: Any = field(init=False)
     start: Any = field(init=False)        # the fixed start state every playout copies
     mid: Any = field(init=False)
@@ -97,6 +145,16 @@ class Case:
         self.config = boardcore.make(self.game, players=self.players)
         self.start = self.config.new_state(seed=1)
         self.mid = midgame(self.start, self.mid_moves)
+
+    def targets(self) -> list[Target]:
+        """Every target of this game's figures (docs/performance.md), in table order."""
+        search = SEARCH_PEERS.get(self.game)
+        found = [Target("simulate(), 1 worker", self.simulate_target, "actions/s",
+                        "test_simulate"), *STANDARD_TARGETS]
+        if search is not None:
+            found.append(Target(f"IS-MCTS iterations/s vs OpenSpiel {search_label(search[0])}",
+                                search[1], "x", "test_peer_openspiel_search", "pyspiel"))
+        return found + list(self.own_targets)
 
 
 # ---------------------------------------------------------------------------------
@@ -236,6 +294,11 @@ class ConnectFour:
             spiel.evaluate_bots(self.game.new_initial_state(), bots, i)
 
 
+def search_label(game: str) -> str:
+    """The OpenSpiel bot our search is compared with on ``game``."""
+    return "ISMCTSBot hearts" if game == "hearts" else "MCTSBot connect_four"
+
+
 class SearchPeers:
     """OpenSpiel's C++ search bots from a first decision: the peers of our IS-MCTS."""
 
@@ -297,6 +360,73 @@ class Uno:
         return n
 
 
+# ---------------------------------------------------------------------------------
+# Threads against processes, and memory: measured in other interpreters.
+# ---------------------------------------------------------------------------------
+
+# A separate process that runs simulate(workers=1) on each request read from stdin
+# ("game players games seed") and answers with the actions it played.
+_SIMULATE_SERVER = """\
+import sys
+import boardcore
+for line in sys.stdin:
+    game, players, games, seed = line.split()
+    config = boardcore.make(game, players=int(players))
+    result = boardcore.simulate(config, int(games), seed=int(seed), workers=1)
+    print(int(result.lengths.sum()), flush=True)
+"""
+
+
+class ProcessPair:
+    """Two separate Python processes, each ready to run ``simulate(workers=1)``.
+
+    They are started once (conftest's ``process_pair``), so a timed call is the
+    simulation alone: the request goes out to both at once and the call returns when
+    both have answered.
+    """
+
+    def __init__(self) -> None:
+        self.procs = [subprocess.Popen([sys.executable, "-c", _SIMULATE_SERVER],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       text=True) for _ in range(2)]
+
+    def simulate(self, case: Case, games_each: int) -> int:
+        """Both processes play ``games_each`` games at the same time; all their actions."""
+        for i, proc in enumerate(self.procs):
+            assert proc.stdin is not None
+            proc.stdin.write(f"{case.game} {case.players} {games_each} {SIM_SEED + i}\n")
+            proc.stdin.flush()
+        total = 0
+        for proc in self.procs:
+            assert proc.stdout is not None
+            answer = proc.stdout.readline()
+            if not answer:
+                raise RuntimeError(f"a simulate process died (exit code {proc.wait()})")
+            total += int(answer)
+        return total
+
+    def close(self) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        for proc in self.procs:
+            proc.wait(timeout=60)
+            assert proc.stdout is not None
+            proc.stdout.close()
+
+
+def memory_growth(case: Case, mode: str, counts: tuple[int, int]) -> tuple[float, float]:
+    """Return (peak RSS MiB at the last count, its growth MiB from the first count).
+
+    The growth leaves out what the results hold; measured in a fresh interpreter by
+    tests/test_memory.py's probe.
+    """
+    from tests.test_memory import growth_kib, run_probe
+
+    rows = run_probe(case.game, case.players, mode, list(counts))
+    return rows[-1]["peak_kib"] / 1024, growth_kib(rows) / 1024
+
+
 def _cases_in_session(request: Any, own: Case) -> list[Case]:
     """Every game whose test of this name runs in the session, in ``GAMES`` order."""
     found = {own.game: own}
@@ -340,16 +470,21 @@ _shared_run = pytest.mark.filterwarnings("ignore:Benchmark fixture was not used"
 # ---------------------------------------------------------------------------------
 
 
+CALL_FLOOR = "call floor (a method that does nothing)"
+
+
 def _per_call(group: str, state: str, method: str, figure: str) -> Any:
     return pytest.param(state, method, figure, id=f"{method}-{state}",
                         marks=pytest.mark.benchmark(group=group, max_time=0.25))
 
 
 PER_CALL = [
+    # A method that does nothing: the floor of any Python -> engine call, measured in
+    # the same run so that every other per-call figure can say how far above it it is.
+    _per_call("legal_actions", "mid", "_call_floor", CALL_FLOOR),
     _per_call("legal_actions", "mid", "legal_actions", "legal_actions() mid-game"),
     _per_call("legal_actions", "mid", "legal_actions_mask", "legal_actions_mask() mid-game"),
-    # The cheapest method there is: the floor of any Python -> engine call.
-    _per_call("legal_actions", "mid", "is_over", "is_over() (call floor)"),
+    _per_call("legal_actions", "mid", "is_over", "is_over()"),
     _per_call("copy", "start", "copy", "copy() start state"),
     _per_call("copy", "mid", "copy", "copy() mid-game (with history)"),
 ]
@@ -360,31 +495,54 @@ class GameBenchmarks:
 
     case: Case
 
+    def _over_floor(self, figures: Any, session_cache: dict[str, Any], figure: str,
+                    ns: float) -> None:
+        # How far a call is from the floor, once the floor is measured in this run.
+        floor = session_cache.get(("call floor", self.case.game))
+        if floor is not None and figure != CALL_FLOOR:
+            figures.record_ratio(f"{figure} / call floor", ns / floor, None)
+
     # -- per call at the Python boundary ---------------------------------------------
 
     @pytest.mark.parametrize(("state", "method", "figure"), PER_CALL)
-    def test_per_call(self, benchmark, figures, median_seconds, state, method, figure):
+    def test_per_call(self, benchmark, figures, median_seconds, session_cache, state, method,
+                      figure):
         benchmark(getattr(getattr(self.case, state), method))
         if (t := median_seconds(benchmark)) is not None:
             figures.record(figure, t * 1e9, "ns/call")
+            if figure == CALL_FLOOR:
+                session_cache[("call floor", self.case.game)] = t * 1e9
+            self._over_floor(figures, session_cache, figure, t * 1e9)
 
     @pytest.mark.benchmark(group="apply")
-    def test_apply(self, benchmark, figures, median_seconds):
-        # A whole recorded game re-applied to a fresh copy (the copy is untimed setup);
-        # the figure includes the `for a in seq` loop, ~15 ns per action.
+    def test_apply(self, benchmark, figures, alternate, session_cache):
+        # A whole recorded game re-applied to a fresh copy, against the same loop calling
+        # the call floor: the difference is apply()'s own cost above a call that does
+        # nothing (the loop's ~15 ns per action is in both).
         start = self.case.start
         game = start.copy()
         game.rollout(7)
         seq = game.history()
+        fresh = [start.copy() for _ in range(200)]
 
-        def replay(s):
+        def replay():
+            s = fresh.pop() if fresh else start.copy()
             for a in seq:
                 s.apply(a)
 
-        benchmark.pedantic(replay, setup=lambda: ((start.copy(),), {}), rounds=200,
-                           warmup_rounds=3)
-        if (t := median_seconds(benchmark)) is not None:
-            figures.record("apply() incl. legality check", t / len(seq) * 1e9, "ns/action")
+        def floor():
+            s = start
+            for _a in seq:
+                s._call_floor()
+
+        m = alternate({"apply": replay, "floor": floor}, rounds=21)
+        if m is None:
+            return
+        ns = m["apply"] / len(seq) * 1e9
+        figures.record("apply() incl. legality check", ns, "ns/action")
+        figures.record("apply() above the call floor", (m["apply"] - m["floor"]) / len(seq)
+                       * 1e9, "ns/action")
+        self._over_floor(figures, session_cache, "apply()", ns)
 
     # -- whole games, driven from Python and in one compiled call ------------------------
 
@@ -428,8 +586,38 @@ class GameBenchmarks:
                                                                       case.sim_games))
                        for w in (1, 2)}, rounds=5)
         if m is not None:
+            # Informational: two cores give about 1.4x one core even to two separate
+            # processes here; the target compares threads with processes (below).
             figures.record_ratio("simulate workers=2 / workers=1",
-                                 m["workers=1"] / m["workers=2"], ">= 1.8")
+                                 m["workers=1"] / m["workers=2"], None)
+
+    @pytest.mark.benchmark(group="simulate")
+    def test_threads_vs_processes(self, figures, alternate, process_pair):
+        # The same number of games: simulate(workers=2) here, against two separate
+        # processes each running simulate(workers=1) on half of them at the same time.
+        case = self.case
+        threads = side(lambda: simulate_actions(case.config, 2, case.sim_games))
+        processes = side(lambda: process_pair.simulate(case, case.sim_games // 2))
+        m = alternate({"workers=2": threads[0], "two processes": processes[0]}, rounds=7)
+        if m is not None:
+            figures.record_ratio(THREADS_VS_PROCESSES, (threads[1] / m["workers=2"])
+                                 / (processes[1] / m["two processes"]), ">= 0.95")
+
+    # -- memory: peak RSS as the number of games grows -----------------------------------
+
+    @pytest.mark.parametrize("mode", ["simulate", "python"])
+    @pytest.mark.benchmark(group="memory")
+    def test_memory(self, benchmark, figures, mode):
+        counts = (MEMORY_SMOKE if benchmark.disabled else MEMORY_COUNTS)[mode]
+        peak, growth = benchmark.pedantic(memory_growth, args=(self.case, mode, counts),
+                                          rounds=1, iterations=1)
+        if benchmark.disabled:
+            return
+        what = ("simulate()" if mode == "simulate" else "Python-driven") + \
+            f" peak RSS, {counts[1]:,} games"
+        figures.record(what, peak, "MiB")
+        figures.record(MEMORY_SIMULATE if mode == "simulate" else MEMORY_PYTHON, growth,
+                       "MiB", f"<= {MEMORY_TARGET_MIB}")
 
     # -- the pure-Python reference rules on the same seeded playouts -----------------------
 
@@ -451,7 +639,7 @@ class GameBenchmarks:
             return
         ref = ref_actions / m["reference"]
         figures.record("reference (pure Python)", ref, "actions/s")
-        figures.record_ratio("engine rollout / reference",
+        figures.record_ratio(REFERENCE,
                              case.engine_repeats * ref_actions / m["engine rollout"] / ref,
                              ">= 100")
         figures.record_ratio("engine Python loop / reference",
@@ -471,7 +659,7 @@ class GameBenchmarks:
         if s is not None:
             figures.record_peer("OpenSpiel Python-driven playout", 1 / s["openspiel"],
                                 "actions/s")
-            figures.record_ratio("Python-driven actions/s vs OpenSpiel",
+            figures.record_ratio(PYTHON_VS_OPENSPIEL,
                                  s["openspiel"] / s[self.case.game], ">= 3")
 
     @_shared_run
@@ -484,7 +672,7 @@ class GameBenchmarks:
             lambda c: side(lambda: copies(c.mid)), self.case, rounds=9)
         if s is not None:
             figures.record_peer("OpenSpiel clone() mid-game", s["clone"] * 1e9, "ns/call")
-            figures.record_ratio("copy() / OpenSpiel clone()", s[self.case.game] / s["clone"],
+            figures.record_ratio(COPY_VS_CLONE, s[self.case.game] / s["clone"],
                                  "<= 0.25")
 
     @_shared_run
@@ -506,7 +694,7 @@ class GameBenchmarks:
         if s is not None:
             figures.record_peer("OpenSpiel evaluate_bots (C++ game)", 1 / s["evaluate_bots"],
                                 "actions/s")
-            figures.record_ratio("simulate() 1 worker vs evaluate_bots",
+            figures.record_ratio(SIMULATE_VS_EVALUATE_BOTS,
                                  s["evaluate_bots"] / s[self.case.game], ">= 10")
 
 
@@ -527,7 +715,7 @@ class GameBenchmarks:
             return      # no target names a peer for this game's search
         bots = SearchPeers(open_spiel)
         run = bots.ismcts_hearts if peer[0] == "hearts" else bots.mcts_connect_four
-        label = "ISMCTSBot hearts" if peer[0] == "hearts" else "MCTSBot connect_four"
+        label = search_label(peer[0])
         m = alternate({"peer": run, "ours": lambda: ismcts_iterations(self.case)}, rounds=5)
         if m is None:
             return
@@ -551,5 +739,5 @@ class VsRLCardUno:
             lambda c: side(lambda: python_games(c, c.playout_games)), self.case, rounds=7)
         if s is not None:
             figures.record_peer("RLCard uno manual random loop", 1 / s["uno"], "actions/s")
-            figures.record_ratio("Python-driven actions/s vs RLCard uno",
+            figures.record_ratio(PYTHON_VS_UNO,
                                  s["uno"] / s[self.case.game], ">= 50")

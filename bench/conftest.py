@@ -22,30 +22,36 @@ What a bench file gets from here:
   ``uno``: the peer games (``common.ConnectFour`` / ``common.Uno``), built once;
   ``pettingzoo`` / ``connect_four_v3`` / ``pgx``: the same for ``bench/test_rl.py``.
 * ``session_cache`` (session fixture): a dict for what is measured once per session
-  (the peer comparisons, see ``common.per_unit_jointly``).
+  (the peer comparisons, see ``common.per_unit_jointly``; each game's call floor).
+* ``process_pair`` (session fixture): two separate processes serving
+  ``simulate(workers=1)`` (``common.ProcessPair``), for the threads-against-processes
+  ratio.
 
 The standard benchmarks every game runs are in ``common.py``.
 
 The ``pytest_terminal_summary`` hook below prints every recorded figure as a table on
 the last lines of the output (just above pytest's own ``N passed`` line).  Benchmarks
-never assert on a timing: a figure that misses its target prints ``NOT MET``, it does
-not fail the run.
+never assert on a timing: a figure that misses its target prints ``not met``, it does
+not fail the run.  Every target of docs/performance.md whose test was collected has a
+row, measured or not: ``not measured: pyspiel not installed`` when its peer is missing,
+``not measured: its test did not finish`` when it failed or skipped.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import re
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from common import ConnectFour, Uno
+from common import Case, ConnectFour, ProcessPair, Target, Uno
 
 import boardcore
 
@@ -68,15 +74,18 @@ class Figure:
     unit: str
     target: str | None
     source: str
+    missing: str | None = None   # why a target's figure was not measured
 
     def verdict(self) -> str:
+        if self.missing is not None:
+            return f"not measured: {self.missing}"
         if self.target is None:
             return "info"
         op, bound = _parse_target(self.target)
         if math.isnan(self.value):
             return "n/a"
         ok = self.value >= bound if op == ">=" else self.value <= bound
-        return "met" if ok else "NOT MET"
+        return "met" if ok else "not met"
 
 
 def _parse_target(target: str) -> tuple[str, float]:
@@ -95,6 +104,22 @@ class Figures:
     notes: list[str] = field(default_factory=list)
     current_test: str = ""
     cpu_at_start: tuple[float, float, float] | None = None
+    # Every game's targets whose tests were collected: the table lists each of them.
+    expected: dict[str, list[Target]] = field(default_factory=dict)
+
+    def unmeasured(self) -> list[Figure]:
+        """A row for every expected target nobody recorded, saying why."""
+        done = {(r.group, r.name) for r in self.rows}
+        rows = []
+        for game, targets in self.expected.items():
+            for t in targets:
+                if (game, t.name) in done:
+                    continue
+                why = ("its test did not finish" if t.peer is None
+                       or importlib.util.find_spec(t.peer) is not None
+                       else f"{t.peer} not installed")
+                rows.append(Figure(game, t.name, math.nan, t.unit, t.target, t.test, why))
+        return rows
 
     def record(self, group: str, name: str, value: float, unit: str,
                target: str | None = None, replace: bool = True) -> None:
@@ -170,6 +195,18 @@ def pytest_configure(config: pytest.Config) -> None:
     figs = Figures(enabled=not disabled)
     figs.cpu_at_start = _cpu_snapshot()
     config.stash[_FIGURES] = figs
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Note each game's targets whose tests will run (after -k and the like)."""
+    expected = session.config.stash[_FIGURES].expected
+    for item in session.items:
+        case = getattr(getattr(item, "module", None), "CASE", None)
+        name = getattr(item, "originalname", item.name)
+        if not isinstance(case, Case):
+            continue
+        found = expected.setdefault(case.game, [])
+        found.extend(t for t in case.targets() if t.test == name and t not in found)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -290,6 +327,14 @@ def pgx(pytestconfig: pytest.Config) -> object:
 
 
 @pytest.fixture(scope="session")
+def process_pair() -> Iterator[ProcessPair]:
+    """Two separate processes serving ``simulate(workers=1)`` (one pair per session)."""
+    pair = ProcessPair()
+    yield pair
+    pair.close()
+
+
+@pytest.fixture(scope="session")
 def connect_four(open_spiel: object) -> ConnectFour:
     """OpenSpiel ``connect_four``, its start and mid-game states (one per session)."""
     return ConnectFour(open_spiel)
@@ -309,8 +354,8 @@ def uno(rlcard: object) -> Uno:
 def _fmt(value: float, unit: str) -> str:
     if math.isnan(value):
         return "n/a"
-    if unit == "x":
-        return f"{value:.3g}x" if value < 1000 else f"{value:,.0f}x"
+    if unit == "x":   # four digits: 2.996x must not read as a met ">= 3"
+        return f"{value:.4g}x" if value < 1000 else f"{value:,.0f}x"
     for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= scale and not unit.startswith(("ns", "us", "ms", "s")):
             return f"{value / scale:.3g} {prefix}{unit}"
@@ -341,25 +386,25 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
     if not figs.enabled:
         tr.write_sep("=", "boardcore bench: benchmarks disabled (smoke run), no figures")
         return result
-    if not figs.rows and not figs.notes:
+    every = figs.rows + figs.unmeasured()
+    if not every and not figs.notes:
         return result
     tr.write_sep("=", "boardcore bench figures (medians; ratios from alternated runs)")
     headers = ("figure", "measured", "target", "verdict")
-    rows = sorted(figs.rows, key=lambda r: _group_order(r.group))   # stable: record order
+    rows = sorted(every, key=lambda r: _group_order(r.group))   # stable: record order
     body = [(f"{r.group}: {r.name}", _fmt(r.value, r.unit), _fmt_target(r.target, r.unit),
              r.verdict()) for r in rows]
     widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
               for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    tr.write_line(line)
+    tr.write_line("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
     for i, row in enumerate(body):
         if i == 0 or rows[i].group != rows[i - 1].group:
             tr.write_line("  ".join("-" * w for w in widths))
         verdict = row[3]
         text = "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
-        tr.write_line(text, red=verdict == "NOT MET", green=verdict == "met")
-    met = sum(r.verdict() == "met" for r in figs.rows)
-    targets = sum(r.target is not None for r in figs.rows)
+        tr.write_line(text, red=verdict != "met" and verdict != "info", green=verdict == "met")
+    met = sum(r.verdict() == "met" for r in every)
+    targets = sum(r.target is not None for r in every)
     for note in figs.notes:
         tr.write_line(f"note: {note}")
     tr.write_line(f"{_neighbours(figs.cpu_at_start)} (above ~0.2, distrust the figures)")

@@ -1,4 +1,4 @@
-"""Fool benchmarks (pytest-benchmark); targets from shared/design/performance.md.
+"""Fool benchmarks (pytest-benchmark); targets in docs/performance.md.
 
 Run:   pytest bench/test_fool.py --benchmark-only
 Smoke: pytest bench --benchmark-disable        (each body once, as CI does)
@@ -14,13 +14,24 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from common import Case, GameBenchmarks, VsRLCardUno, simulate_actions
+from common import Case, GameBenchmarks, Target, VsRLCardUno, simulate_actions
 
 import boardcore
 from tests.reference.fool import FoolRef
 
 TRICK_TARGET_NS = 30.0                   # performance.md: resolving one Fool trick
 SIMULATE_TARGET = ">= 10e6"
+
+
+def _trick(nfools: int) -> Target:
+    return Target(f"resolve one trick ({nfools} Fool{'s' * (nfools - 1)})",
+                  f"<= {TRICK_TARGET_NS}", "ns/trick", "test_trick_kernel")
+
+
+def _simulate(players: int) -> Target:
+    return Target(f"simulate(), 1 worker, {players} players", SIMULATE_TARGET, "actions/s",
+                  "test_simulate_players")
+
 
 CASE = Case(
     "fool", players=4,
@@ -31,6 +42,7 @@ CASE = Case(
     playout_games=100,
     sim_games=4 * 4096,
     ref_games=4,
+    own_targets=(_simulate(6), _simulate(8), _trick(1), _trick(2)),
 )
 
 
@@ -45,8 +57,7 @@ def test_simulate_players(benchmark, figures, median_seconds, players):
     actions = simulate_actions(*args)
     benchmark.pedantic(simulate_actions, args=args, rounds=5, warmup_rounds=1)
     if (t := median_seconds(benchmark)) is not None:
-        figures.record(f"simulate(), 1 worker, {players} players", actions / t, "actions/s",
-                       SIMULATE_TARGET)
+        figures.record(_simulate(players).name, actions / t, "actions/s", SIMULATE_TARGET)
 
 
 # ---------------------------------------------------------------------------------
@@ -86,8 +97,7 @@ def test_trick_kernel(benchmark, figures, median_seconds, nfools):
                        rounds=15, warmup_rounds=2)
     if (t := median_seconds(benchmark)) is not None:
         ns = t / (seats.shape[0] * repeat) * 1e9
-        figures.record(f"resolve one trick ({nfools} Fool{'s' * (nfools - 1)})", ns,
-                       "ns/trick", f"<= {TRICK_TARGET_NS}")
+        figures.record(_trick(nfools).name, ns, "ns/trick", _trick(nfools).target)
 
 
 # ---------------------------------------------------------------------------------

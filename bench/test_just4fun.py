@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from common import Case, GameBenchmarks
+from common import Case, GameBenchmarks, Target
 
 from tests.reference.just4fun import Just4FunRef
 
 C_FLOOR_NS = 2.4                         # C: 6x6 four-in-a-row check, branchless
+LINE_CHECK = Target("line check / C floor (2.4 ns)", "<= 2", "x", "test_line_check")
 
 CASE = Case(
     "just4fun", players=2,
     simulate_target=">= 10e6",
     new_reference=lambda seed: Just4FunRef(2, seed),
     reference_over=lambda ref: ref.end is not None,
+    own_targets=(LINE_CHECK,),
 )
 
 
@@ -51,4 +53,4 @@ def test_line_check(benchmark, figures, median_seconds):
     if (t := median_seconds(benchmark)) is not None:
         ns = t / (masks.shape[0] * repeats) * 1e9
         figures.record("line check (J13 kernel)", ns, "ns/check")
-        figures.record_ratio("line check / C floor (2.4 ns)", ns / C_FLOOR_NS, "<= 2")
+        figures.record_ratio(LINE_CHECK.name, ns / C_FLOOR_NS, LINE_CHECK.target)
