@@ -86,7 +86,9 @@ def _stub(module: str) -> dict[str, ast.AST]:
 def stub_signature(app: Sphinx, what: str, name: str, obj: Any, options: Any,
                    signature: str | None, return_annotation: str) -> tuple[str, str] | None:
     """Return a compiled function's signature as its stub writes it (``self`` dropped)."""
-    module = getattr(obj, "__module__", None) or ""
+    # A method descriptor has no __module__: its class (__objclass__) has.
+    module = (getattr(obj, "__module__", None)
+              or getattr(getattr(obj, "__objclass__", None), "__module__", None) or "")
     qualname = getattr(obj, "__qualname__", None)
     if not module.startswith("boardcore._engine") or not isinstance(qualname, str):
         return None
