@@ -90,10 +90,11 @@ cdef class Tree:
         return self.cap
 
 
-# ln(n) for small n, from the same ``log`` the search would call: the UCB term reads
-# it for every legal child at every level, and the table gives bit-identical scores.
+# ln(n) for n below 65,536, from the same ``log`` the search would call: the UCB term
+# reads it for every legal child at every level (the root's children count up to the
+# iterations), and the table gives bit-identical scores.
 cdef enum:
-    N_LOGS = 4096
+    N_LOGS = 65536
 cdef double LOGS[N_LOGS]
 for _n in range(1, N_LOGS):
     LOGS[_n] = log(<double>_n)

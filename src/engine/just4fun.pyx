@@ -681,9 +681,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
                 h = HAND_ADD[h - N_HANDS][unseen[k]]
                 k += 1
             _set_hand(s, p, h, s.hand_n[p])
-    for i in range(s.draw_n):
-        s.draw[i] = unseen[k]
-        k += 1
+    memcpy(s.draw, &unseen[k], s.draw_n)
     rng_seed(&s.rng, rng_next(rng))
 
 
