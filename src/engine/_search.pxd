@@ -5,12 +5,16 @@ from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t
 from _kernel cimport kernel_t
 from _rng cimport rng_t
 
+# A child is found from its parent and action through a hash table whose chain heads
+# live in the pool itself (``bucket`` of node i heads chain i), so a node stays 32 bytes
+# and a search needs no memory besides its ``iterations + 1`` nodes.
 ctypedef struct node_t:
-    int32_t first_child         # -1: none yet
-    int32_t next_sibling        # -1: last
+    double reward               # the mover's results summed over the visits
+    int32_t parent              # -1 at the root
+    int32_t next_in_bucket      # the next node in the same hash chain, -1: last
+    int32_t bucket              # the first node of hash chain number (this node's index)
     uint32_t visits
     uint32_t avail              # iterations in which this node's action was legal
-    double reward               # the mover's results summed over the visits
     uint16_t action             # the action that leads here
     int8_t mover                # the seat that played it (-1 at the root)
 

@@ -90,23 +90,59 @@ cdef class Tree:
         return self.cap
 
 
+# ln(n) for n below 65,536, from the same ``log`` the search would call: the UCB term
+# reads it for every legal child at every level (the root's children count up to the
+# iterations), and the table gives bit-identical scores.
+cdef enum:
+    N_LOGS = 65536
+cdef double LOGS[N_LOGS]
+for _n in range(1, N_LOGS):
+    LOGS[_n] = log(<double>_n)
+
+
+cdef inline double _ln(uint32_t n) noexcept nogil:
+    return LOGS[n] if n < N_LOGS else log(<double>n)
+
+
+cdef inline Py_ssize_t _chain(int32_t parent, uint16_t action, Py_ssize_t chains) noexcept nogil:
+    # Fibonacci hashing of (parent, action), scaled to 0..chains-1 without a division.
+    cdef uint64_t h = ((<uint64_t>parent << 16) | action) * <uint64_t>0x9E3779B97F4A7C15ULL
+    return <Py_ssize_t>(((h >> 32) * <uint64_t>chains) >> 32)
+
+
+cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
+                           Py_ssize_t chains) noexcept nogil:
+    # The child of ``parent`` reached by ``action``, -1 if it has none yet.
+    cdef int32_t i = nodes[_chain(parent, action, chains)].bucket
+    while i >= 0 and (nodes[i].parent != parent or nodes[i].action != action):
+        i = nodes[i].next_in_bucket
+    return i
+
+
 cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_t iterations,
                         long long deadline, double c, rng_t *rng, node_t *nodes,
                         Py_ssize_t cap, void *buf, uint32_t *visits_out) noexcept nogil:
     """Run the search; write root children's visits per action; return the iterations."""
     cdef uint16_t legal[MAX_ACTIONS]
     cdef uint16_t untried[MAX_ACTIONS]
-    cdef uint8_t mark[MAX_ACTIONS]
     cdef int32_t path[4096]
     cdef double r[MAX_PLAYERS]
-    cdef Py_ssize_t used = 1, it = 0
+    cdef Py_ssize_t used = 1, it = 0, b
+    # The search never holds more nodes than this, so as many hash chains keep them
+    # at one node per chain on average, and only these chain heads need clearing (the
+    # root's node always exists).
+    cdef Py_ssize_t chains = max(1, min(cap, iterations + 1))
     cdef int32_t node, child, best, fresh
     cdef int n, i, u, depth, mover
     cdef double score, best_score
-    memset(mark, 0, sizeof(mark))
-    memset(&nodes[0], 0, sizeof(node_t))
-    nodes[0].first_child = -1
-    nodes[0].next_sibling = -1
+    for b in range(chains):
+        nodes[b].bucket = -1
+    nodes[0].parent = -1
+    nodes[0].next_in_bucket = -1
+    nodes[0].visits = 0
+    nodes[0].avail = 0
+    nodes[0].reward = 0.0
+    nodes[0].action = 0
     nodes[0].mover = -1
     while it < iterations:
         if deadline and (it & 31) == 0 and boardcore_now_ns() >= deadline:
@@ -120,39 +156,36 @@ cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_
         while depth < MAX_DEPTH and k.current(buf) >= 0:
             mover = k.current(buf)
             n = k.legal(buf, legal)
-            for i in range(n):
-                mark[legal[i]] = 1
+            # UCB over the tried legal children; the highest score, and among equal
+            # scores the newest child (the highest index).
             best = -1
             best_score = -1.0
-            child = nodes[node].first_child
-            while child >= 0:
-                if mark[nodes[child].action] == 1:
-                    mark[nodes[child].action] = 2       # legal and tried
-                    nodes[child].avail += 1
-                    score = (nodes[child].reward / nodes[child].visits
-                             + c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits))
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                child = nodes[child].next_sibling
             u = 0
             for i in range(n):
-                if mark[legal[i]] == 1:
+                child = _child(nodes, node, legal[i], chains)
+                if child < 0:
                     untried[u] = legal[i]
                     u += 1
-                mark[legal[i]] = 0
+                    continue
+                nodes[child].avail += 1
+                score = (nodes[child].reward / nodes[child].visits
+                         + c * sqrt(_ln(nodes[child].avail) / nodes[child].visits))
+                if score > best_score or (score == best_score and child > best):
+                    best_score = score
+                    best = child
             if u > 0 and used < cap:
-                # Expand one untried action: a new child, first in its parent's list.
+                # Expand one untried action: a new child, first in its hash chain.
                 fresh = <int32_t>used
                 used += 1
-                nodes[fresh].first_child = -1
-                nodes[fresh].next_sibling = nodes[node].first_child
+                nodes[fresh].parent = node
                 nodes[fresh].visits = 0
                 nodes[fresh].avail = 1
                 nodes[fresh].reward = 0.0
                 nodes[fresh].action = untried[rng_bounded(rng, <uint32_t>u)]
                 nodes[fresh].mover = <int8_t>mover
-                nodes[node].first_child = fresh
+                b = _chain(node, nodes[fresh].action, chains)
+                nodes[fresh].next_in_bucket = nodes[b].bucket
+                nodes[b].bucket = fresh
                 k.apply(buf, nodes[fresh].action)
                 path[depth] = fresh
                 depth += 1
@@ -171,10 +204,9 @@ cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_
             if nodes[node].mover >= 0:
                 nodes[node].reward += r[nodes[node].mover]
         it += 1
-    child = nodes[0].first_child
-    while child >= 0:
-        visits_out[nodes[child].action] = nodes[child].visits
-        child = nodes[child].next_sibling
+    for b in range(1, used):
+        if nodes[b].parent == 0:
+            visits_out[nodes[b].action] = nodes[b].visits
     return it
 
 

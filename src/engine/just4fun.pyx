@@ -13,10 +13,15 @@
 # 1-19 within the deck's multiplicities, sum <= 36), sorted by (sum, size, values), then
 # the exchange as the last action: 3,923 plays + 1 = 3,924 actions.  A hand subset maps
 # to its action through KEY_TO_ACTION, keyed by its ascending values read as base-20
-# digits (values are never 0, so different sizes never collide).  Every 4-card hand
-# (7,315 multisets of 1..19) has its distinct plays precomputed, ascending, in
-# HAND_PLAYS; the state keeps each hand's index there, so legal-action generation is
-# one pass over at most 15 plays, keeping those whose field is open (J7/J8).
+# digits (values are never 0, so different sizes never collide).
+#
+# Hands are numbered: the 7,315 multisets of 4 cards of 1..19 (ids 0..7314, in
+# lexicographic order), then the 1,540 of 0-3 cards (a hand being drawn up).  The state
+# keeps each hand both as its ascending values and as its id, and every change of a hand
+# is a table step on the id: HAND_ADD (one card drawn), and, per full hand, HAND_SLOTS:
+# its distinct plays ascending, each one 32-bit word holding the field it names, the
+# action and the id of the cards left.  So the legal plays are one pass over at most 15
+# words (keep those whose field is open, J7/J8) and a play needs no search of the hand.
 #
 # Chance, all from the state's own generator, in this order: the "random" layout (a
 # shuffle of 1..36, row-major), then the 55-card deck (ascending) is shuffled; the draw
@@ -28,14 +33,28 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from _common cimport action_index, seat_index
-from _history cimport hist_t
-from _kernel cimport kernel_t, pick, play_out
-from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
+from _history cimport hist_push, hist_t
+from _kernel cimport kernel_t
+from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
 from boardcore._engine._state import EngineConfig as _Config
 from boardcore.errors import InvalidStateError
+
+cdef extern from *:
+    """
+    /* The lowest set bit of a non-zero mask (scores visit only the held cells). */
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int j4f_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    #else
+    static inline int j4f_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int j4f_ctz64(uint64_t x) noexcept nogil
 
 cdef enum:
     WIDTH = 7            # bits per board row (6 fields + 1 padding bit)
@@ -53,7 +72,10 @@ cdef enum:
     MAX_LEGAL = 16       # at most 15 non-empty hand subsets, or the exchange
     KEY_SPACE = 160000   # 20**4
     NO_ACTION = 0xFFFF
-    N_HANDS = 7315       # 4-multisets of 1..19
+    N_HANDS = 7315       # 4-multisets of 1..19: full hands, ids 0..7314
+    N_PARTIAL = 1540     # multisets of 0-3 cards: ids N_HANDS.. (the empty hand first)
+    EMPTY_HAND = N_HANDS
+    MAX_PLAYS = 15       # distinct plays of a full hand, at most
 
 # End codes (``end`` field); stats["end"] is end - 1, labels in Just4Fun.end_reasons.
 cdef enum:
@@ -71,11 +93,11 @@ ctypedef struct j4f_t:
     uint8_t owner[N_BITS]            # seat owning a locked cell, else NO_SEAT
     uint8_t field[N_BITS]            # field number on each cell, 0 on padding
     uint8_t cell_of[N_FIELDS + 1]    # bit index of field k
-    uint8_t hand[MAX_SEATS][HAND_SIZE]   # ascending values
+    uint8_t hand[MAX_SEATS][HAND_SIZE]   # ascending values (0 past hand_n)
     uint8_t hand_n[MAX_SEATS]
-    uint16_t hand_id[MAX_SEATS]    # HAND_PLAYS row of each full hand
+    uint16_t hand_id[MAX_SEATS]    # the id of each hand (see above)
     uint8_t draw[DECK_SIZE]          # bottom .. top
-    uint8_t discard[DECK_SIZE]       # bottom .. top
+    uint8_t discard[DECK_SIZE + 3]   # bottom .. top; played cards are stored 4 at a time
     uint8_t draw_n
     uint8_t discard_n
     uint8_t supply[MAX_SEATS]
@@ -95,26 +117,26 @@ ctypedef struct j4f_cfg_t:
 
 # The action table, filled once at import.
 cdef uint8_t ACTION_SIZE[N_ACTIONS]
-cdef uint8_t ACTION_VALUES[N_ACTIONS][4]
+cdef uint32_t ACTION_CARDS[N_ACTIONS]  # a play's values, ascending, the first in the low byte
 cdef uint8_t ACTION_SUM[N_ACTIONS]
 cdef uint16_t KEY_TO_ACTION[KEY_SPACE]
-cdef uint64_t ALL_CELLS = 0
 cdef uint64_t ALL_FIELDS = ((<uint64_t>1) << (N_FIELDS + 1)) - 2   # bits 1..36
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
 cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
-cdef uint16_t HAND_PLAYS[N_HANDS][16]  # [0]: how many, then the plays ascending
-# The index of a 64-bit word's only set bit: DEBRUIJN[(bit * DEBRUIJN_MUL) >> 58].
-cdef uint64_t DEBRUIJN_MUL = 0x03f79d71b4cb0a89ULL
-cdef uint8_t DEBRUIJN[64]
-# The HAND_PLAYS row of an ascending hand a <= b <= c <= d, in the order of
-# _build_hand_plays (lexicographic): RANK_A[a] + RANK_B[a][b] + RANK_C[b][c] + d - c.
-cdef uint16_t RANK_A[20]
-cdef uint16_t RANK_B[20][20]
-cdef uint16_t RANK_C[20][20]
+cdef uint8_t SORTED_DECK[DECK_SIZE]  # J3: four each of 1..12, one each of 13..19
+# The hand tables (see above).  A slot word: field (6 bits) | action << 6 | rest << 18.
+cdef uint32_t HAND_CARDS[N_HANDS + N_PARTIAL]   # a hand's values, one per byte, ascending
+cdef uint16_t HAND_ADD[N_PARTIAL][20]           # [id - N_HANDS][v]: that hand plus a v
+cdef uint32_t HAND_SLOTS[N_HANDS][16]
+cdef uint8_t HAND_COUNT[N_HANDS]                # plays of each full hand
+cdef uint64_t HAND_FIELDS[N_HANDS]              # the fields (bit f) they name
+
+
+cdef inline uint32_t _slot_action(uint32_t slot) noexcept nogil:
+    return (slot >> 6) & 0xFFF
 
 
 def _build_tables():
-    global ALL_CELLS
     from itertools import combinations_with_replacement
     plays = []
     for size in range(1, 5):
@@ -131,54 +153,60 @@ def _build_tables():
     for a, values in enumerate(plays):
         ACTION_SIZE[a] = len(values)
         ACTION_SUM[a] = sum(values)
+        ACTION_CARDS[a] = 0
         key = 0
         for k, v in enumerate(values):
-            ACTION_VALUES[a][k] = v
+            ACTION_CARDS[a] |= v << (8 * k)
             key = key * 20 + v
         KEY_TO_ACTION[key] = a
     ACTION_SIZE[EXCHANGE] = 0
     ACTION_SUM[EXCHANGE] = 0
+    ACTION_CARDS[EXCHANGE] = 0
     for i in range(1, 16):
         HIGHEST_BIT[i] = i.bit_length() - 1
-    cdef uint64_t bit
-    cdef int b
-    for b in range(64):
-        bit = (<uint64_t>1) << b
-        DEBRUIJN[(bit * DEBRUIJN_MUL) >> 58] = b
     for i in range(N_FIELDS):
         CELL_BIT[i] = (i // 6) * WIDTH + i % 6
-        ALL_CELLS |= (<uint64_t>1) << CELL_BIT[i]
-    _build_hand_plays()
+    for i in range(DECK_SIZE):
+        SORTED_DECK[i] = i // 4 + 1 if i < 48 else i - 35
+    _build_hands()
     return plays
 
 
-cdef int _build_hand_plays() except -1:
-    # Every 4-card hand in lexicographic order: its plays, and the ranking tables.
+def _build_hands():
+    # Number the hands, then fill the draw steps and each full hand's plays.
+    from itertools import combinations_with_replacement
+    full = list(combinations_with_replacement(range(1, 20), 4))
+    partial = [h for size in range(4) for h in combinations_with_replacement(range(1, 20), size)]
+    assert len(full) == N_HANDS and len(partial) == N_PARTIAL and partial[0] == ()
+    ids = {h: i for i, h in enumerate(full + partial)}
+    for h, i in ids.items():
+        HAND_CARDS[i] = sum([v << (8 * k) for k, v in enumerate(h)])
+    for h in partial:
+        for v in range(1, 20):
+            HAND_ADD[ids[h] - N_HANDS][v] = ids[tuple(sorted(h + (v,)))]
+    for h in full:
+        HAND_COUNT[ids[h]] = _slots_of(ids[h], h, ids)
+
+
+cdef int _slots_of(int h, tuple cards, dict ids) except -1:
+    # The slot words of full hand ``h`` (ascending ``cards``), ascending by action.
     cdef uint8_t hand[4]
-    cdef int a, b, c, d, h = 0
-    for a in range(1, 20):
-        for b in range(a, 20):
-            for c in range(b, 20):
-                for d in range(c, 20):
-                    if b == a and c == a and d == a:
-                        RANK_A[a] = h
-                    if c == b and d == b:
-                        RANK_B[a][b] = h - RANK_A[a]
-                    if d == c:
-                        RANK_C[b][c] = h - RANK_A[a] - RANK_B[a][b]
-                    if RANK_A[a] + RANK_B[a][b] + RANK_C[b][c] + d - c != h:
-                        raise AssertionError(f"hand ranking is wrong at {(a, b, c, d)}")
-                    hand[0] = a
-                    hand[1] = b
-                    hand[2] = c
-                    hand[3] = d
-                    HAND_PLAYS[h][0] = _plays_of(hand, 4, &HAND_PLAYS[h][1])
-                    h += 1
-    return 0
+    cdef uint16_t out[MAX_PLAYS]
+    cdef uint8_t masks[16]
+    cdef int i, j, count
+    for i in range(4):
+        hand[i] = cards[i]
+    count = _plays_of(hand, 4, out, masks)
+    for i in range(count):
+        rest = tuple([cards[j] for j in range(4) if not (masks[i] >> j) & 1])
+        HAND_SLOTS[h][i] = ACTION_SUM[out[i]] | (out[i] << 6) | (<uint32_t>ids[rest] << 18)
+        HAND_FIELDS[h] |= (<uint64_t>1) << ACTION_SUM[out[i]]
+    return count
 
 
-cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
-    """Write the distinct plays of an ascending hand (J6), ascending; return how many."""
+cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out, uint8_t *masks) noexcept nogil:
+    """Write the distinct plays of an ascending hand (J6), ascending, each with the
+    slots it takes (a bit mask) in ``masks``; return how many."""
     cdef int mask, i, high, count = 0
     cdef uint32_t keys[16]
     cdef uint16_t a
@@ -202,8 +230,10 @@ cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out) noexcept nogil:
         i = count
         while i > 0 and out[i - 1] > a:
             out[i] = out[i - 1]
+            masks[i] = masks[i - 1]
             i -= 1
         out[i] = a
+        masks[i] = mask
         count += 1
     return count
 
@@ -240,80 +270,79 @@ cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
     rng_seed(&s.rng, seed)
     s.n_players = cfg.n_players
     s.returned_on_lock = cfg.returned_on_lock
-    for i in range(N_FIELDS):
-        perm[i] = cfg.layout[i] if not cfg.random_layout else i + 1
     if cfg.random_layout:
+        for i in range(N_FIELDS):
+            perm[i] = i + 1
         rng_shuffle_u8(&s.rng, perm, N_FIELDS)
+    else:
+        memcpy(perm, cfg.layout, N_FIELDS)
     for i in range(N_FIELDS):
         s.field[CELL_BIT[i]] = perm[i]
         s.cell_of[perm[i]] = CELL_BIT[i]
-    for i in range(N_BITS):
-        s.owner[i] = NO_SEAT
-    # J3: four each of 1..12, one each of 13..19, ascending.
-    for i in range(48):
-        s.draw[i] = i // 4 + 1
-    for i in range(48, DECK_SIZE):
-        s.draw[i] = i - 35
+    memset(s.owner, NO_SEAT, N_BITS)
+    memcpy(s.draw, SORTED_DECK, DECK_SIZE)
     s.draw_n = DECK_SIZE
     rng_shuffle_u8(&s.rng, s.draw, DECK_SIZE)
     for p in range(s.n_players):
         s.supply[p] = SUPPLY
-        for _ in range(HAND_SIZE):
-            s.draw_n -= 1
-            _hand_insert(s, p, s.draw[s.draw_n])
-        _index_hand(s, p)
+        _draw_up(s, p, EMPTY_HAND)
     s.current = cfg.start_player
     s.end = RUNNING
     s.winner = NO_SEAT
 
 
-cdef inline void _hand_insert(j4f_t *s, int p, uint8_t v) noexcept nogil:
-    # Keep the hand ascending: hands are multisets, this is their canonical order.
-    cdef int i = s.hand_n[p]
-    while i > 0 and s.hand[p][i - 1] > v:
-        s.hand[p][i] = s.hand[p][i - 1]
-        i -= 1
-    s.hand[p][i] = v
-    s.hand_n[p] += 1
+cdef inline void _set_hand(j4f_t *s, int p, uint32_t h, int size) noexcept nogil:
+    s.hand_id[p] = <uint16_t>h
+    memcpy(s.hand[p], &HAND_CARDS[h], HAND_SIZE)
+    s.hand_n[p] = size
 
 
-cdef inline void _discard(j4f_t *s, uint8_t v) noexcept nogil:
-    s.discard[s.discard_n] = v
-    s.discard_n += 1
-
-
-cdef void _draw_up(j4f_t *s, int p) noexcept nogil:
-    # J9: draw back to 4; the moment the draw pile is empty, the discard pile becomes
-    # the new draw pile, shuffled.
-    while s.hand_n[p] < HAND_SIZE:
+cdef void _draw_up(j4f_t *s, int p, uint32_t h) noexcept nogil:
+    # J9: seat p, left with hand h, draws back to 4; the moment the draw pile is empty,
+    # the discard pile becomes the new draw pile, shuffled.
+    while h >= N_HANDS:
         s.draw_n -= 1
-        _hand_insert(s, p, s.draw[s.draw_n])
+        h = HAND_ADD[h - N_HANDS][s.draw[s.draw_n]]
         if s.draw_n == 0:
             memcpy(s.draw, s.discard, s.discard_n)
             s.draw_n = s.discard_n
             s.discard_n = 0
             rng_shuffle_u8(&s.rng, s.draw, s.draw_n)
-    _index_hand(s, p)
+    _set_hand(s, p, h, HAND_SIZE)
+
+
+cdef inline int _legal_slots(const j4f_t *s, int p, uint32_t *buf,
+                             const uint32_t **out) noexcept nogil:
+    # Point ``out`` at the slot words of seat p's legal plays, ascending, and return how
+    # many (0: only the exchange).  Mostly no field the hand can name is closed to p
+    # (J7/J8) and that is its whole row; else the open ones are copied into ``buf``,
+    # branch-free: every slot is written, and counted if its field (the word's low 6
+    # bits, a shift count as it is) is open.
+    cdef uint32_t h = s.hand_id[p]
+    cdef const uint32_t *slots = HAND_SLOTS[h]
+    cdef uint64_t open_fields = ~s.closed[p]
+    cdef Py_ssize_t i, count = 0
+    out[0] = slots
+    if HAND_FIELDS[h] & s.closed[p] == 0:
+        return HAND_COUNT[h]
+    for i in range(HAND_COUNT[h]):
+        buf[count] = slots[i]
+        count += (open_fields >> (slots[i] & 63)) & 1
+    out[0] = buf
+    return <int>count
 
 
 cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
     cdef const j4f_t *s = <const j4f_t *>state
-    cdef int p = s.current
-    cdef int i, count = 0
-    cdef uint16_t a
-    cdef uint64_t open_fields
-    cdef const uint16_t *plays
+    cdef uint32_t buf[MAX_LEGAL]
+    cdef const uint32_t *slots
+    cdef int i, count
     if s.end != RUNNING:
         return 0
-    open_fields = ~s.closed[p]
-    plays = HAND_PLAYS[s.hand_id[p]]
-    for i in range(1, plays[0] + 1):
-        a = plays[i]
-        # J7/J8: the field the play names must be open to the mover.
-        if (open_fields >> ACTION_SUM[a]) & 1:
-            out[count] = a
-            count += 1
+    count = _legal_slots(s, s.current, buf, &slots)
+    for i in range(count):
+        out[i] = _slot_action(slots[i])
     if count == 0:
         out[0] = EXCHANGE    # J10
         count = 1
@@ -321,8 +350,12 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
 
 
 cdef inline void _index_hand(j4f_t *s, int p) noexcept nogil:
-    cdef uint8_t *h = s.hand[p]
-    s.hand_id[p] = RANK_A[h[0]] + RANK_B[h[0]][h[1]] + RANK_C[h[1]][h[2]] + h[3] - h[2]
+    # The id of seat p's hand from its values (a set-up or redrawn hand).
+    cdef uint32_t h = EMPTY_HAND
+    cdef int i
+    for i in range(s.hand_n[p]):
+        h = HAND_ADD[h - N_HANDS][s.hand[p][i]]
+    s.hand_id[p] = <uint16_t>h
 
 
 cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
@@ -372,59 +405,88 @@ cdef void _settle_cell(j4f_t *s, int c, int p) noexcept nogil:
         s.held[best_seat] |= bit
 
 
+cdef inline void _settle_two(j4f_t *s, int c, int p) noexcept nogil:
+    # _settle_cell for two seats, o the other: the same rules with one rival stack.
+    cdef int o = 1 - p
+    cdef int mine = s.stones[p][c]
+    cdef int theirs = s.stones[o][c]
+    cdef uint64_t bit = (<uint64_t>1) << c
+    cdef uint64_t fbit = (<uint64_t>1) << s.field[c]
+    if mine >= theirs + 2:
+        s.locked |= bit
+        s.owner[c] = p
+        if s.returned_on_lock:
+            s.supply[o] += theirs
+        s.stones[o][c] = 0
+        s.closed[0] |= fbit
+        s.closed[1] |= fbit
+        s.held[o] &= ~bit
+        s.held[p] |= bit
+        return
+    s.closed[o] &= ~fbit        # its rival is less than 2 above it
+    if theirs >= mine + 2:
+        s.closed[p] |= fbit
+    else:
+        s.closed[p] &= ~fbit
+    s.held[p] = (s.held[p] & ~bit) | (bit if mine > theirs else 0)
+    s.held[o] = (s.held[o] & ~bit) | (bit if theirs > mine else 0)
+
+
 cdef inline bint _can_take_turn(const j4f_t *s, int q) noexcept nogil:
     # J11: a seat with stones left and some field open to it.
     return s.supply[q] > 0 and (s.closed[q] & ALL_FIELDS) != ALL_FIELDS
 
 
-cdef void _apply(void *state, int a) noexcept nogil:
-    """Apply a legal action of the seat to act."""
-    cdef j4f_t *s = <j4f_t *>state
-    cdef int p = s.current
-    cdef int n = s.n_players
-    cdef int i, j, k, c, q, m
-    cdef uint8_t v
-    cdef uint8_t *hand = s.hand[p]
-    if a == EXCHANGE:
-        # J10: discard the whole hand, draw 4, no stone.
-        for i in range(s.hand_n[p]):
-            _discard(s, s.hand[p][i])
-        s.hand_n[p] = 0
-        _draw_up(s, p)
-        s.idle += 1
+cdef inline void _discard(j4f_t *s, uint32_t cards, int count) noexcept nogil:
+    # ``count`` cards, packed one per byte, onto the discard pile in that order (the
+    # bytes past them are overwritten later, or never read).
+    memcpy(&s.discard[s.discard_n], &cards, 4)
+    s.discard_n += count
+
+
+cdef void _exchange(j4f_t *s, int p) noexcept nogil:
+    # J10: discard the whole hand, ascending, and draw 4; no stone.
+    _discard(s, HAND_CARDS[s.hand_id[p]], s.hand_n[p])
+    _draw_up(s, p, EMPTY_HAND)
+    s.idle += 1
+
+
+cdef bint _play(j4f_t *s, int p, uint32_t slot) noexcept nogil:
+    # J6: play the slot's cards (ascending to the discard pile) onto its field, then
+    # settle the field (J7, J8, J12); True if that wins (J13), else draw up (J9).
+    cdef int a = _slot_action(slot)
+    cdef int c = s.cell_of[slot & 63]
+    cdef uint32_t rest = slot >> 18
+    _discard(s, ACTION_CARDS[a], ACTION_SIZE[a])
+    s.stones[p][c] += 1
+    s.supply[p] -= 1
+    s.idle = 0
+    if s.n_players == 2:
+        _settle_two(s, c, p)
     else:
-        # J6: play the multiset: one merge of the ascending hand with the ascending
-        # values played, each played card to the discard pile in that order.
-        m = ACTION_SIZE[a]
-        j = 0
-        k = 0
-        for i in range(s.hand_n[p]):
-            v = hand[i]
-            if j < m and v == ACTION_VALUES[a][j]:
-                _discard(s, v)
-                j += 1
-            else:
-                hand[k] = v
-                k += 1
-        s.hand_n[p] = k
-        c = s.cell_of[ACTION_SUM[a]]
-        s.stones[p][c] += 1
-        s.supply[p] -= 1
-        s.idle = 0
         _settle_cell(s, c, p)
-        if _has_four(s.held[p]):
-            # J13: the mover wins at once, before drawing.
-            s.end = END_FOUR_IN_A_ROW
-            s.winner = p
-            s.current = NO_SEAT
-            return
-        _draw_up(s, p)
+    # Only the cell just played can be new to p's holding: no four without it.
+    if (s.held[p] >> c) & 1 and _has_four(s.held[p]):
+        # J13: the mover wins at once, before drawing.
+        _set_hand(s, p, rest, HAND_SIZE - ACTION_SIZE[a])
+        s.end = END_FOUR_IN_A_ROW
+        s.winner = p
+        s.current = NO_SEAT
+        return True
+    _draw_up(s, p, rest)
+    return False
+
+
+cdef inline void _pass_turn(j4f_t *s, int p) noexcept nogil:
+    # After seat p's turn: the J14 ends, else the next seat that can take a turn (J11).
+    cdef int n = s.n_players
+    cdef int q = p
     if s.idle >= IDLE_LIMIT:
         s.end = END_EXCHANGE_LIMIT          # J14 safety valve
         s.current = NO_SEAT
         return
-    for k in range(1, n + 1):
-        q = (p + k) % n
+    for _ in range(n):
+        q = q + 1 if q + 1 < n else 0
         if _can_take_turn(s, q):
             s.current = q
             return
@@ -432,10 +494,27 @@ cdef void _apply(void *state, int a) noexcept nogil:
     s.current = NO_SEAT
 
 
+cdef void _apply(void *state, int a) noexcept nogil:
+    """Apply a legal action of the seat to act."""
+    cdef j4f_t *s = <j4f_t *>state
+    cdef int p = s.current
+    cdef const uint32_t *slots
+    cdef int i
+    if a == EXCHANGE:
+        _exchange(s, p)
+    else:
+        slots = HAND_SLOTS[s.hand_id[p]]
+        i = 0
+        while _slot_action(slots[i]) != <uint32_t>a:
+            i += 1
+        if _play(s, p, slots[i]):
+            return
+    _pass_turn(s, p)
+
+
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:
     # J15: the sum of the numbers of the fields each seat holds.
-    # Only the held cells are visited: the lowest set bit's index by a de Bruijn
-    # multiply (portable, no compiler builtin), then the bit is cleared.
+    # Only the held cells are visited, lowest set bit first.
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int p
     cdef uint64_t m
@@ -443,7 +522,7 @@ cdef void _scores(const void *state, int64_t *out) noexcept nogil:
         out[p] = 0
         m = s.held[p]
         while m:
-            out[p] += s.field[DEBRUIJN[((m & (~m + 1)) * DEBRUIJN_MUL) >> 58]]
+            out[p] += s.field[j4f_ctz64(m)]
             m &= m - 1
 
 
@@ -454,6 +533,7 @@ cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
     cdef int64_t sc[MAX_SEATS]
     cdef int p, c, best_field, best_seat
     cdef int64_t top = -1
+    cdef uint64_t m
     for p in range(s.n_players):
         out[p] = 0
     if s.end == END_FOUR_IN_A_ROW:
@@ -467,8 +547,11 @@ cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
     best_seat = NO_SEAT
     for p in range(s.n_players):
         if sc[p] == top:
-            for c in range(N_BITS):
-                if (s.held[p] >> c) & 1 and s.field[c] > best_field:
+            m = s.held[p]
+            while m:
+                c = j4f_ctz64(m)
+                m &= m - 1
+                if s.field[c] > best_field:
                     best_field = s.field[c]
                     best_seat = p
     if best_seat != NO_SEAT:
@@ -523,12 +606,49 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    cdef uint16_t legal[MAX_LEGAL]
-    return pick(legal, _legal(state, legal), player)
+    # legal[bounded(count)], read from the slot words.
+    cdef const j4f_t *s = <const j4f_t *>state
+    cdef uint32_t buf[MAX_LEGAL]
+    cdef const uint32_t *slots
+    cdef int count
+    if s.end != RUNNING:
+        return -1
+    count = _legal_slots(s, s.current, buf, &slots)
+    if count == 0:
+        rng_bounded(player, 1)      # J10: the exchange alone, drawn like any choice
+        return EXCHANGE
+    return _slot_action(slots[rng_bounded(player, <uint32_t>count)])
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
-    return play_out(state, player, history, _random_action, _apply)
+    # _kernel.pxd's play_out with the random player's choice kept as its slot word, so
+    # that a play needs no search of the hand.
+    cdef j4f_t *s = <j4f_t *>state
+    cdef uint32_t buf[MAX_LEGAL]
+    cdef const uint32_t *slots
+    cdef uint32_t slot
+    cdef Py_ssize_t played = 0
+    cdef int p, count
+    cdef rng_t local = player[0]     # in a local, the generator stays in registers
+    while s.end == RUNNING:
+        p = s.current
+        count = _legal_slots(s, p, buf, &slots)
+        if count:
+            slot = slots[rng_bounded(&local, <uint32_t>count)]
+        else:
+            rng_bounded(&local, 1)  # J10: the exchange alone, drawn like any choice
+            slot = EXCHANGE << 6
+        if history != NULL and hist_push(history, _slot_action(slot)) < 0:
+            played = -1
+            break
+        if count == 0:
+            _exchange(s, p)
+            _pass_turn(s, p)
+        elif not _play(s, p, slot):
+            _pass_turn(s, p)
+        played += 1
+    player[0] = local
+    return played
 
 
 cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
@@ -541,6 +661,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     cdef uint8_t unseen[DECK_SIZE]
     cdef uint8_t count[20]
     cdef int n = 0, k = 0, p, i, v
+    cdef uint32_t h
     memset(count, 0, sizeof(count))
     for p in range(s.n_players):
         if p != seat:
@@ -555,17 +676,12 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     rng_shuffle_u8(rng, unseen, n)
     for p in range(s.n_players):
         if p != seat:
-            i = s.hand_n[p]
-            s.hand_n[p] = 0
-            while i > 0:
-                _hand_insert(s, p, unseen[k])
+            h = EMPTY_HAND
+            for _ in range(s.hand_n[p]):
+                h = HAND_ADD[h - N_HANDS][unseen[k]]
                 k += 1
-                i -= 1
-            if s.hand_n[p] == HAND_SIZE:
-                _index_hand(s, p)
-    for i in range(s.draw_n):
-        s.draw[i] = unseen[k]
-        k += 1
+            _set_hand(s, p, h, s.hand_n[p])
+    memcpy(s.draw, &unseen[k], s.draw_n)
     rng_seed(&s.rng, rng_next(rng))
 
 
