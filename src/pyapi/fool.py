@@ -184,9 +184,9 @@ class Fool(Game[FoolState]):
         lines = [
             f"Fool, {n} players, round {rnd}, dealer seat {dealer}"
             + (", game over" if current < 0 else ""),
-            "scores: " + "  ".join(f"{p}:{scores[p]:+d} ({plus10[p]}x+10)" for p in range(n)),
-            "fools:  " + (" ".join(f"seat {p}" for p in _seats(fools, n)) or "none"),
-            "trick:  " + (" ".join(f"{p}:{card}" for p, card in trick) or "-")
+            "scores: " + "  ".join([f"{p}:{scores[p]:+d} ({plus10[p]}x+10)" for p in range(n)]),
+            "fools:  " + (" ".join([f"seat {p}" for p in _seats(fools, n)]) or "none"),
+            "trick:  " + (" ".join([f"{p}:{card}" for p, card in trick]) or "-")
             + ("" if lead < 0 else f"  (lead colour {_COLOURS[lead]})"),
         ]
         for p, hand in enumerate(hands):
