@@ -33,7 +33,6 @@ import numpy as np
 
 from boardcore._engine._state import EngineConfig as _Config
 from boardcore.errors import InvalidStateError, NotationError
-from boardcore.values import FoolView
 
 cdef extern from *:
     """
@@ -136,10 +135,8 @@ cdef void _init_tables() noexcept:
 
 _init_tables()
 
-COLOUR_LETTERS = "GRYB"
-COLOUR_NAMES = ("green", "red", "yellow", "blue")
 #: The notation of every action: ``CARDS[a]`` is ``"G2"`` .. ``"B15"``, then ``"W1"``.
-CARDS = tuple([f"{COLOUR_LETTERS[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
+CARDS = tuple([f"{'GRYB'[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
 cdef dict _PARSE = {name: a for a, name in enumerate(CARDS)}
 
 # End codes (stats["end"], Fool.end_reasons order).
@@ -931,29 +928,13 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         q = q + 1 if q + 1 < n else 0
 
 
-cdef kernel_t KERNEL
-KERNEL.name = "fool"
-KERNEL.state_size = sizeof(fool_t)
-KERNEL.config_size = sizeof(fool_cfg_t)
-KERNEL.max_legal = NUM_ACTIONS
-KERNEL.n_stats = 2
-KERNEL.check_config = _check_config
-KERNEL.init = _init
-KERNEL.num_players = _num_players
-KERNEL.num_actions = _num_actions
-KERNEL.current = _current
-KERNEL.legal = _legal
-KERNEL.is_legal = _is_legal
-KERNEL.apply = _apply
-KERNEL.random_action = _random_action
-KERNEL.play_out = _play_out
-KERNEL.scores = _scores
-KERNEL.winners = _winners
-KERNEL.stats = _stats
-KERNEL.own_history = NULL
-KERNEL.determinize = _determinize
-KERNEL.observation_size = _observation_size
-KERNEL.observe = _observe
+cdef kernel_t KERNEL = kernel_t(
+    name=b"fool", state_size=sizeof(fool_t), config_size=sizeof(fool_cfg_t),
+    max_legal=NUM_ACTIONS, n_stats=2, check_config=_check_config, init=_init,
+    num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
+    is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
+    scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
+    determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
 #: The kernel table of Fool (a capsule named "boardcore.kernel_t").
 KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
@@ -1042,64 +1023,50 @@ cdef class FoolState(EngineState):
         return a
 
     # -- what a seat may see, and the whole state -----------------------------------------
+    # The game (the facade) turns ``_position()`` into views, documents and pictures: the
+    # engine hands out plain values and imports nothing above it.
+
+    def _position(self):
+        """Return the position as plain values, for the facade.
+
+        ``(round, dealer, leader, current, lead, fools, voids, trick, hands, played,
+        scores, plus10, rng)``: ``current`` is -1 once the game is over, ``lead`` -1 until
+        a coloured card sets it; ``fools`` (bit ``p``) and ``voids`` (bit ``4 * p + c``)
+        are seat bitmasks; ``trick`` holds ``(seat, card)`` pairs in play order, ``hands``
+        each seat's cards and ``played`` the cards played this round, ascending, in
+        notation (a wild 1 once per copy).
+        """
+        cdef fool_t s
+        cdef uint32_t played[WORDS]
+        cdef int c, p, i, held = 0
+        self._check()
+        with cython.critical_section(self):
+            s = self.s
+        for c in range(WILD):           # the deck minus every hand (wild 1s by count)
+            played[c] = s.deck_mask[c]
+            for p in range(s.n):
+                played[c] &= ~s.hand[p][c]
+        for p in range(s.n):
+            held += fool_popcount(s.hand[p][WILD])
+        played[WILD] = s.deck_mask[WILD] >> held
+        return (s.round, s.dealer, s.leader, -1 if s.over else s.to_move, s.lead, s.fools,
+                s.voids, [(s.trick_seat[i], CARDS[s.trick_card[i]]) for i in range(s.trick_len)],
+                [_names(s.hand[p]) for p in range(s.n)], _names(played),
+                [s.score[p] for p in range(s.n)], [s.plus10[p] for p in range(s.n)],
+                [s.rng.s[i] for i in range(4)])
 
     def view(self, player):
         """Return what seat ``player`` may see, as a ``FoolView`` (cards in notation)."""
-        cdef fool_t s
-        cdef uint32_t played[WORDS]
-        cdef int c, q, p, held = 0
         self._check()
-        p = seat_index(player, self._players)
-        with cython.critical_section(self):
-            s = self.s
-        # Cards played this round: the deck minus every hand (wild 1s by count).
-        for c in range(WILD):
-            played[c] = s.deck_mask[c]
-            for q in range(s.n):
-                played[c] &= ~s.hand[q][c]
-        for q in range(s.n):
-            held += fool_popcount(s.hand[q][WILD])
-        played[WILD] = s.deck_mask[WILD] >> held
-        return FoolView(
-            player=p,
-            current_player=None if s.over else s.to_move,
-            is_over=bool(s.over),
-            scores=tuple([s.score[q] for q in range(s.n)]),
-            hand=tuple(_names(s.hand[p])),
-            hand_sizes=tuple([_hand_size(s.hand[q]) for q in range(s.n)]),
-            round=s.round,
-            dealer=s.dealer,
-            leader=s.leader,
-            lead_colour=None if s.lead < 0 else COLOUR_NAMES[s.lead],
-            trick=tuple([(s.trick_seat[i], CARDS[s.trick_card[i]])
-                         for i in range(s.trick_len)]),
-            played=tuple(_names(played)),
-            fools=frozenset(_fool_seats(&s)),
-            plus10=tuple([s.plus10[q] for q in range(s.n)]),
-        )
+        return self.game._view(self, seat_index(player, self._players))
 
     def _fields(self):
-        cdef fool_t s
         self._check()
-        with cython.critical_section(self):
-            s = self.s
-        fields = {
-            "round": s.round,
-            "dealer": s.dealer,
-            "leader": s.leader,
-            "fools": _fool_seats(&s),
-            "trick": [[s.trick_seat[i], CARDS[s.trick_card[i]]] for i in range(s.trick_len)],
-        }
-        if s.voids:             # only while some seat has shown a void (F6)
-            fields["voids"] = [[COLOUR_NAMES[c] for c in range(4) if (s.voids >> (4 * p + c)) & 1]
-                               for p in range(s.n)]
-        fields.update({
-            "hands": [_names(s.hand[p]) for p in range(s.n)],
-            "scores": [s.score[p] for p in range(s.n)],
-            "plus10": [s.plus10[p] for p in range(s.n)],
-            "rng": [s.rng.s[i] for i in range(4)],
-        })
-        return fields
+        return self.game._fields(self)
+
+    def _text(self, int seat):
+        self._check()
+        return self.game._text(self, seat)
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
@@ -1120,28 +1087,6 @@ cdef class FoolState(EngineState):
         st._started(st._fields())
         return st
 
-    def _text(self, int seat):
-        cdef fool_t s
-        cdef int p
-        with cython.critical_section(self):
-            s = self.s
-        lines = [
-            f"Fool, {s.n} players, round {s.round}, dealer seat {s.dealer}"
-            + (", game over" if s.over else ""),
-            "scores: " + "  ".join(f"{p}:{s.score[p]:+d} ({s.plus10[p]}x+10)"
-                                   for p in range(s.n)),
-            "fools:  " + (" ".join(f"seat {p}" for p in _fool_seats(&s)) or "none"),
-            "trick:  " + (" ".join(f"{s.trick_seat[i]}:{CARDS[s.trick_card[i]]}"
-                                   for i in range(s.trick_len)) or "-")
-            + ("" if s.lead < 0 else f"  (lead colour {COLOUR_NAMES[s.lead]})"),
-        ]
-        for p in range(s.n):
-            mark = ">" if not s.over and p == s.to_move else " "
-            cards = (" ".join(_names(s.hand[p])) if seat < 0 or seat == p
-                     else " ".join(["??"] * _hand_size(s.hand[p])))
-            lines.append(f"{mark} seat {p} [{_hand_size(s.hand[p]):2d}] {cards or '-'}")
-        return "\n".join(lines)
-
 
 # ---------------------------------------------------------------------------------------
 # Card lists, set-up positions, the trick kernel.
@@ -1157,10 +1102,6 @@ cdef list _names(const uint32_t *h):
             out.append(CARDS[COLOUR_OFFSET[c] + fool_ctz(w)])
             w &= w - 1
     return out + ["W1"] * fool_popcount(h[WILD])
-
-
-cdef list _fool_seats(const fool_t *s):
-    return [p for p in range(s.n) if (s.fools >> p) & 1]
 
 
 cdef bint _ints(object values, object lo, object hi):

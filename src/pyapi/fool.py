@@ -136,6 +136,65 @@ class Fool(Game[FoolState]):
     def _set_up(self, fields: dict[str, Any], seed: int) -> FoolState:
         return FoolState._set_up(self._engine, self, seed, _read_position(self, fields))
 
+    # The state's view, document fields and text picture, made from the plain values of
+    # ``FoolState._position()`` (documented there).
+
+    def _view(self, state: FoolState, seat: int) -> FoolView:
+        (rnd, dealer, leader, current, lead, fools, _, trick, hands, played, scores, plus10,
+         _) = state._position()
+        return FoolView(
+            player=seat,
+            current_player=None if current < 0 else current,
+            is_over=current < 0,
+            scores=tuple(scores),
+            hand=tuple(hands[seat]),
+            hand_sizes=tuple(map(len, hands)),
+            round=rnd,
+            dealer=dealer,
+            leader=leader,
+            lead_colour=None if lead < 0 else _COLOURS[lead],
+            trick=tuple(trick),
+            played=tuple(played),
+            fools=frozenset(_seats(fools, len(hands))),
+            plus10=tuple(plus10),
+        )
+
+    def _fields(self, state: FoolState) -> dict[str, object]:
+        rnd, dealer, leader, _, _, fools, voids, trick, hands, _, scores, plus10, rng = (
+            state._position())
+        n = len(hands)
+        fields: dict[str, object] = {
+            "round": rnd,
+            "dealer": dealer,
+            "leader": leader,
+            "fools": _seats(fools, n),
+            "trick": [[p, card] for p, card in trick],
+        }
+        if voids:             # only while some seat has shown a void (F6)
+            fields["voids"] = [[_COLOURS[c] for c in range(4) if voids >> (4 * p + c) & 1]
+                               for p in range(n)]
+        fields.update(hands=hands, scores=scores, plus10=plus10, rng=rng)
+        return fields
+
+    def _text(self, state: FoolState, seat: int) -> str:
+        # Every card face up when seat < 0, otherwise only seat's.
+        rnd, dealer, _, current, lead, fools, _, trick, hands, _, scores, plus10, _ = (
+            state._position())
+        n = len(hands)
+        lines = [
+            f"Fool, {n} players, round {rnd}, dealer seat {dealer}"
+            + (", game over" if current < 0 else ""),
+            "scores: " + "  ".join([f"{p}:{scores[p]:+d} ({plus10[p]}x+10)" for p in range(n)]),
+            "fools:  " + (" ".join([f"seat {p}" for p in _seats(fools, n)]) or "none"),
+            "trick:  " + (" ".join([f"{p}:{card}" for p, card in trick]) or "-")
+            + ("" if lead < 0 else f"  (lead colour {_COLOURS[lead]})"),
+        ]
+        for p, hand in enumerate(hands):
+            mark = ">" if p == current else " "
+            cards = " ".join(hand) if seat < 0 or seat == p else " ".join(["??"] * len(hand))
+            lines.append(f"{mark} seat {p} [{len(hand):2d}] {cards or '-'}")
+        return "\n".join(lines)
+
     @property
     def observation_planes(self) -> tuple[tuple[str, int], ...]:
         """The planes of ``FoolState.observation`` (docs/games/fool.md)."""
@@ -163,6 +222,11 @@ class Fool(Game[FoolState]):
     def fools_per_trick(self) -> int:
         """Fool discs handed out per trick (F2)."""
         return FOOLS_PER_TRICK[self.num_players]
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    """The seats of bitmask ``mask`` (bit ``p``: seat ``p``), ascending."""
+    return [p for p in range(n) if mask >> p & 1]
 
 
 # ---------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boardcore._engine.fool import COLOUR_LETTERS, COLOUR_NAMES, _trick_kernel
+from boardcore._engine.fool import _trick_kernel
+from boardcore.fool import _COLOURS
 from boardcore.values import FoolMove
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ def explain(before: FoolState, after: FoolState, action: int) -> FoolMove:
     assert player is not None
     seen, later = before.view(player), after.view(player)   # the table, as everyone sees it
     move = before.action_to_str(action)
-    colour = None if move == "W1" else COLOUR_NAMES[COLOUR_LETTERS.index(move[0])]
+    colour = None if move == "W1" else _COLOURS["GRYB".index(move[0])]
     lead = seen.lead_colour if seen.lead_colour is not None else colour
     # F6: a coloured card off a set lead colour shows the player holds none of it.
     void = seen.lead_colour if colour is not None and colour != seen.lead_colour else None
@@ -53,7 +54,7 @@ def _resolve(state: FoolState, trick: tuple[tuple[int, str], ...],
     for i, (seat, card) in enumerate(trick):
         seats[0, i] = seat
         cards[0, i] = state.parse_action(card)
-    leads = np.array([-1 if lead is None else COLOUR_NAMES.index(lead)], dtype=np.int8)
+    leads = np.array([-1 if lead is None else _COLOURS.index(lead)], dtype=np.int8)
     lengths = np.array([len(trick)], dtype=np.uint8)
     winners, fools = _trick_kernel(seats, cards, leads, lengths, state.game.fools_per_trick)
     mask = int(fools[0])
