@@ -36,11 +36,11 @@ from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
-import re
+from importlib import import_module
 
 from boardcore._engine._state import EngineConfig as _Config
-from boardcore.errors import IllegalActionError, InvalidStateError, NotationError
-from boardcore.values import RummikubJuniorView, check_int
+from boardcore.errors import InvalidStateError
+from boardcore.values import check_int
 
 cdef enum:
     N_COLOURS = 4
@@ -143,11 +143,6 @@ cdef int _build_tables() except -1:
 
 
 _build_tables()
-
-COLOURS = "RBYK"
-TILES = tuple(f"{COLOURS[t // 10]}{t % 10 + 1}" for t in range(N_NUMBERED)) + ("J",)
-TILE_INDEX = {name: t for t, name in enumerate(TILES)}
-
 
 # ---------------------------------------------------------------------------------
 # The rules, on the C struct.  Inner functions trust their input.
@@ -674,8 +669,29 @@ def config(players, start_player):
 
 
 # ---------------------------------------------------------------------------------
-# The public state class: the shared methods come from EngineState.
+# The public state class: the shared methods come from EngineState.  The notation, the
+# view, the fields of to_dict and the text picture are written in Python (the facade,
+# boardcore.rummikub_junior, and its picture) from plain values taken here as one step.
 # ---------------------------------------------------------------------------------
+
+cdef dict _MODULES = {}
+
+
+cdef object _python(str name):
+    # A Python module of the facade, imported on first use (the facade imports this one)
+    # and kept: an import statement here would cost more than the call it serves.
+    module = _MODULES.get(name)
+    if module is None:
+        module = _MODULES[name] = import_module(name)
+    return module
+
+
+cdef list _runs(const rkj_t *s):
+    # The table as the facade's ``Run`` tuples.
+    cdef int r
+    return [(s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers)
+            for r in range(s.n_runs)]
+
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
@@ -694,7 +710,27 @@ cdef class RummikubJuniorState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    # -- notation -------------------------------------------------------------------
+    cdef tuple _plain(self):
+        # The whole position as the facade's ``Plain`` tuple.
+        cdef rkj_t s
+        cdef int p, t
+        with cython.critical_section(self):
+            s = self.s
+        return (
+            None if s.current == NO_SEAT else s.current,
+            [[t for t in range(N_NUMBERED) if (s.rack[p] >> t) & 1] + [JOKER] * s.rack_jokers[p]
+             for p in range(s.n_players)],
+            [s.stars[p] for p in range(s.n_players)],
+            _runs(&s),
+            [s.pool[t] for t in range(s.pool_pos, N_TILES)],
+            bool(s.laid), bool(s.pending), s.passes,
+            None if s.went_out == NO_SEAT else s.went_out,
+            [s.rng.s[t] for t in range(4)],
+        )
+
+    cdef list _table(self):
+        with cython.critical_section(self):
+            return _runs(&self.s)
 
     def action_to_str(self, action):
         """Return the notation of an action, e.g. ``new R3 J(R4) R5`` or ``swap 0 1``.
@@ -710,19 +746,7 @@ cdef class RummikubJuniorState(EngineState):
                 that is not on the table or has no room at that end.
         """
         cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        cdef rkj_t s
-        cdef int x
-        with cython.critical_section(self):
-            s = self.s
-        text = _notation(&s, <int>a)
-        if text is None:
-            x = <int>a - A_EXTEND
-            raise IllegalActionError(
-                f"action {action!r} (extend run {x >> 2} {'right' if (x >> 1) & 1 else 'left'} "
-                f"with {'a joker' if x & 1 else 'a tile'}) cannot be written here: the table "
-                f"has {s.n_runs} runs and an extension needs its run to have room at that end"
-            )
-        return text
+        return _python("boardcore.rummikub_junior")._action_to_str(self._table(), action, a)
 
     def parse_action(self, text):
         """Return the action written ``text`` in the notation of ``action_to_str``.
@@ -735,49 +759,7 @@ cdef class RummikubJuniorState(EngineState):
         Raises:
             NotationError: ``text`` names no action (here, for an ``extend``).
         """
-        cdef rkj_t s
-        cdef int r
-        if not isinstance(text, str):
-            raise NotationError(f"notation must be a str, not {text!r}")
-        words = text.split()
-        if words == ["pass"]:
-            return A_PASS
-        if words == ["end"]:
-            return A_END
-        if len(words) == 3 and words[0] == "swap" and _is_index(words[1], MAX_RUNS) \
-                and _is_index(words[2], N_NUMBERS):
-            return A_SWAP + 10 * int(words[1]) + int(words[2])
-        if len(words) >= 2 and words[0] == "new":
-            return A_NEW + _parse_run(text, words[1:])
-        if len(words) == 4 and words[0] == "extend" and _is_index(words[1], MAX_RUNS) \
-                and words[2] in ("left", "right"):
-            with cython.critical_section(self):
-                s = self.s
-            r = int(words[1])
-            right = words[2] == "right"
-            tile = _end_tile(&s, r, right)
-            if r >= s.n_runs:
-                raise NotationError(
-                    f"bad notation {text!r}: there is no run {r} on the table "
-                    f"(runs 0..{s.n_runs - 1})"
-                )
-            if tile is None:
-                raise NotationError(
-                    f"bad notation {text!r}: run {r} has no room at its {words[2]} end")
-            if words[3] == tile:
-                return A_EXTEND + 4 * r + 2 * right
-            if words[3] == f"J({tile})":
-                return A_EXTEND + 4 * r + 2 * right + 1
-            raise NotationError(
-                f"bad notation {text!r}: the {words[2]} end of run {r} takes {tile!r} "
-                f"or 'J({tile})', not {words[3]!r}"
-            )
-        raise NotationError(
-            f"bad notation {text!r}: write 'new R3 J(R4) R5', 'extend 2 left R2', "
-            f"'extend 2 right J(R9)', 'swap 2 1', 'end' or 'pass'"
-        )
-
-    # -- what a seat may see, and the whole state -----------------------------------
+        return _python("boardcore.rummikub_junior")._parse_action(self._table(), text)
 
     def view(self, player):
         """Return what seat ``player`` may see (a ``RummikubJuniorView``).
@@ -789,46 +771,14 @@ cdef class RummikubJuniorState(EngineState):
             TypeError: ``player`` is not an integer.
             ValueError: ``player`` is not a seat of this game.
         """
-        cdef rkj_t s
-        cdef int q, n
-        with cython.critical_section(self):
-            s = self.s
-        cdef int p = seat_index(player, s.n_players)
-        n = s.n_players
-        return RummikubJuniorView(
-            player=p,
-            current_player=None if s.current == NO_SEAT else s.current,
-            is_over=s.current == NO_SEAT,
-            scores=tuple([s.stars[q] for q in range(n)]),
-            hand=tuple(_rack(&s, p)),
-            hand_sizes=tuple([_rack_size(&s, q) for q in range(n)]),
-            draw_pile_size=N_TILES - s.pool_pos,
-            table=tuple(_table(&s)),
-            bank=_bank(&s),
-            laid_this_turn=bool(s.laid),
-            joker_pending=bool(s.pending),
-            passes=s.passes,
-            went_out=None if s.went_out == NO_SEAT else s.went_out,
-        )
+        cdef int p = seat_index(player, self._players)
+        return _python("boardcore.rummikub_junior")._view(self._plain(), p)
 
     def _fields(self):
-        cdef rkj_t s
-        cdef int p, i
-        with cython.critical_section(self):
-            s = self.s
-        return {
-            "current_player": None if s.current == NO_SEAT else s.current,
-            "racks": [_rack(&s, p) for p in range(s.n_players)],
-            "stars": [s.stars[p] for p in range(s.n_players)],
-            "bank": _bank(&s),
-            "table": _table(&s),
-            "pool": [TILES[s.pool[i]] for i in range(s.pool_pos, N_TILES)],
-            "laid_this_turn": bool(s.laid),
-            "joker_pending": bool(s.pending),
-            "passes": s.passes,
-            "went_out": None if s.went_out == NO_SEAT else s.went_out,
-            "rng": [s.rng.s[i] for i in range(4)],
-        }
+        return _python("boardcore.rummikub_junior")._fields(self._plain())
+
+    def _text(self, int seat):
+        return _python("boardcore.pictures.rummikub_junior").text(self, self._plain(), seat)
 
     @staticmethod
     def _set_up(EngineConfig config not None, game, seed, dict fields not None):
@@ -836,7 +786,7 @@ cdef class RummikubJuniorState(EngineState):
 
         ``fields`` holds ``racks`` (per seat, tiles as ints: ``10 * colour + number -
         1``, 40 a joker), ``table`` (runs as their index among the new runs, as
-        ``_parse_run`` gives it), ``pool`` (tiles, next first), ``stars``,
+        ``_new_index`` gives it), ``pool`` (tiles, next first), ``stars``,
         ``laid_this_turn``, ``joker_pending``, ``passes``, ``went_out`` and
         ``current_player`` (a seat, or -1) and ``rng`` (4 words).  Values that would
         not fit the position raise ``InvalidStateError``.
@@ -852,29 +802,6 @@ cdef class RummikubJuniorState(EngineState):
                 "a new run (K5c)")
         st._started(st._fields())
         return st
-
-    def _text(self, int seat):
-        cdef rkj_t s
-        cdef int p, r
-        with cython.critical_section(self):
-            s = self.s
-        lines = [repr(self), "table:"]
-        lines += [f"  {r:>2}: {run}" for r, run in enumerate(_table(&s))] or ["  (empty)"]
-        lines.append(f"pool {N_TILES - s.pool_pos} tiles, bank {_bank(&s)} stars, "
-                     f"passes with the pool empty {s.passes}")
-        for p in range(s.n_players):
-            mark = ">" if p == s.current else " "
-            rack = (" ".join(_rack(&s, p)) if seat < 0 or seat == p
-                    else " ".join("?" * _rack_size(&s, p))) or "-"
-            lines.append(f"{mark} seat {p}: {s.stars[p]:>2} stars, "
-                         f"{_rack_size(&s, p):>2} tiles: {rack}")
-        if s.pending:
-            lines.append("turn: holds a taken joker; the next action must lay a joker")
-        elif s.laid:
-            lines.append("turn: has laid; may lay more or end")
-        if s.current == NO_SEAT:
-            lines.append(f"over: {self.outcome()}")
-        return "\n".join(lines)
 
 
 def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
@@ -909,111 +836,19 @@ def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
     return total
 
 
-# ---------------------------------------------------------------------------------
-# Notation of tiles and runs; the struct as Python lists.
-# ---------------------------------------------------------------------------------
-
-@cython.cdivision(True)
-cdef object _notation(const rkj_t *s, int a):
-    # The notation of action a, or None for an extension that cannot be written here.
-    cdef int x
-    if a == A_PASS:
-        return "pass"
-    if a == A_END:
-        return "end"
-    if a < A_SWAP:
-        x = a - A_EXTEND
-        tile = _end_tile(s, x >> 2, (x >> 1) & 1)
-        if tile is None:
-            return None
-        side = "right" if (x >> 1) & 1 else "left"
-        return f"extend {x >> 2} {side} {f'J({tile})' if x & 1 else tile}"
-    if a < A_NEW:
-        x = a - A_SWAP
-        return f"swap {x // 10} {x % 10}"
-    x = a - A_NEW
-    return "new " + _run_str(NEW_COLOUR[x], NEW_LO[x], NEW_LEN[x], NEW_MASK[x])
+def _new_run(int k):
+    """Return new run ``k`` (the action ``198 + k``) as (colour, lo, length, joker mask)."""
+    if not 0 <= k < N_NEW:
+        raise ValueError(f"new runs are numbered 0..{N_NEW - 1}, not {k}")
+    return NEW_COLOUR[k], NEW_LO[k], NEW_LEN[k], NEW_MASK[k]
 
 
-cdef object _end_tile(const rkj_t *s, int r, int right):
-    # The tile that extends run r at its right (or left) end, or None: no such run or
-    # no room there.
-    cdef int num
-    if r >= s.n_runs:
-        return None
-    num = _end(&s.runs[r], right)
-    return f"{COLOURS[s.runs[r].colour]}{num}" if 1 <= num <= N_NUMBERS else None
-
-
-cdef str _run_str(int colour, int lo, int length, int jokers):
-    # ``R3 J(R4) R5``: each position's tile, a joker showing its value in brackets.
-    cdef int i
-    return " ".join([
-        f"J({COLOURS[colour]}{lo + i})" if (jokers >> i) & 1 else f"{COLOURS[colour]}{lo + i}"
-        for i in range(length)
-    ])
-
-
-cdef list _table(const rkj_t *s):
-    cdef int r
-    return [_run_str(s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers)
-            for r in range(s.n_runs)]
-
-
-cdef list _rack(const rkj_t *s, int p):
-    cdef int t
-    return ([TILES[t] for t in range(N_NUMBERED) if (s.rack[p] >> t) & 1]
-            + ["J"] * s.rack_jokers[p])
-
-
-cdef int _bank(const rkj_t *s):
-    cdef int p, bank = STARS_TOTAL
-    for p in range(s.n_players):
-        bank -= s.stars[p]
-    return bank
-
-
-_TOKEN = re.compile(r"(J\()?([RBYK])(10|[1-9])(\))?")
-
-
-cdef bint _is_index(str word, int limit):
-    # A plain decimal below limit, without sign or leading zeros.
-    return (word.isascii() and word.isdigit() and word == str(int(word))
-            and int(word) < limit)
-
-
-def _parse_run(text, words):
-    """Return the index among the new runs (0..9659) of the run ``words`` (K3, K6).
-
-    Raises:
-        NotationError: the words are not a run, saying what is wrong (quoting ``text``).
-    """
-    if not isinstance(words, list) or not 3 <= len(words) <= N_NUMBERS:
-        raise NotationError(f"bad notation {text!r}: a run holds 3..10 tiles (K3)")
-    colours = set()
-    numbers = []
-    jokers = 0
-    for i, word in enumerate(words):
-        m = _TOKEN.fullmatch(word) if isinstance(word, str) else None
-        if m is None or (m.group(1) is None) != (m.group(4) is None):
-            raise NotationError(
-                f"bad notation {text!r}: {word!r} is not a tile like 'R7' or a joker "
-                f"like 'J(R7)'")
-        colours.add(m.group(2))
-        numbers.append(int(m.group(3)))
-        if m.group(1):
-            jokers |= 1 << i
-    if len(colours) != 1:
-        raise NotationError(f"bad notation {text!r}: a run is of one colour (K3)")
-    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
-        raise NotationError(
-            f"bad notation {text!r}: a run's numbers go up by one, left to right (K3)")
-    if bin(jokers).count("1") > N_JOKERS or jokers == (1 << len(words)) - 1:
-        raise NotationError(
-            f"bad notation {text!r}: a run holds at most 4 jokers and at least one "
-            f"numbered tile (K6)")
-    length = len(words)
-    return BASE[COLOURS.index(colours.pop())][numbers[0]][length] + RANK[length][jokers]
+def _new_index(int colour, int lo, int length, int jokers):
+    """Return the number of the new run (colour, lo, length, joker mask) (K3, K6)."""
+    if not (0 <= colour < N_COLOURS and 1 <= lo and 3 <= length and lo + length <= N_NUMBERS + 1
+            and 0 <= jokers < 1024 and RANK[length][jokers] >= 0):
+        raise ValueError(f"no new run is {(colour, lo, length, jokers)}")
+    return BASE[colour][lo][length] + RANK[length][jokers]
 
 
 # ---------------------------------------------------------------------------------
@@ -1055,10 +890,7 @@ cdef int _fill(rkj_t *s, const rkj_cfg_t *cfg, dict f) except -1:
     s.n_players = n
     for p in range(n):
         for t in racks[p]:
-            if t == JOKER:
-                s.rack_jokers[p] += 1
-            else:
-                s.rack[p] |= (<uint64_t>1) << <int>t
+            _take(s, p, t)
         s.stars[p] = stars[p]
     for r in range(len(table)):
         k = table[r]

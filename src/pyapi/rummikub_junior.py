@@ -20,6 +20,7 @@ schema and the options are in ``docs/games/rummikub_junior.md``.
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -34,17 +35,38 @@ from boardcore._checks import (
 )
 from boardcore._engine import rummikub_junior as _engine
 from boardcore._engine._state import EngineConfig
-from boardcore._engine.rummikub_junior import TILE_INDEX, RummikubJuniorState
-from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
+from boardcore._engine.rummikub_junior import RummikubJuniorState
+from boardcore.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    InvalidStateError,
+    NotationError,
+)
 from boardcore.protocol import Game
 from boardcore.values import RummikubJuniorView, check_int, quote
 
 __all__ = ["RummikubJunior", "RummikubJuniorState", "RummikubJuniorView"]
 
+COLOURS = "RBYK"
+#: Tile ``10 * colour + number - 1`` (R1..R10 B1..K10), then 40, the joker.
+TILES = tuple(f"{c}{n}" for c in COLOURS for n in range(1, 11)) + ("J",)
+TILE_INDEX = {name: t for t, name in enumerate(TILES)}
 JOKER = TILE_INDEX["J"]
 STARS_TOTAL = 56        # K2
 STARS_MAX = 1_000_000   # a set-up position's stars, at most
 MAX_RUNS = 14           # every run holds at least 3 of the 44 tiles
+# The first action of each kind (docs/games/rummikub_junior.md).
+A_PASS, A_END, A_EXTEND, A_SWAP, A_NEW = 0, 1, 2, 58, 198
+
+#: A table run as the engine hands it over: colour, first number, length, joker mask
+#: (bit i: position i is a joker).
+Run = tuple[int, int, int, int]
+#: The whole position as ``RummikubJuniorState`` hands it over, taken as one step:
+#: the seat to act (None once over), the racks (tile numbers, ascending), the stars,
+#: the table, the pool (next first), laid_this_turn, joker_pending, passes, went_out
+#: (or None) and the generator's 4 words.
+Plain = tuple[int | None, list[list[int]], list[int], list[Run], list[int], bool, bool,
+              int, int | None, list[int]]
 
 
 class RummikubJunior(Game[RummikubJuniorState]):
@@ -113,7 +135,7 @@ def _run(text: object) -> int:
     if type(text) is not str:
         raise InvalidStateError(f"field 'table' holds {quote(text)}; runs are strings")
     try:
-        return _engine._parse_run(text, text.split())
+        return _parse_run(text, text.split())
     except NotationError as exc:
         raise InvalidStateError(f"field 'table': {exc}") from None
 
@@ -184,4 +206,172 @@ def _read_position(game: RummikubJunior, data: dict[str, Any]) -> dict[str, Any]
         "laid_this_turn": laid, "joker_pending": pending, "passes": passes,
         "went_out": -1 if went_out is None else went_out,
         "current_player": -1 if current is None else current, "rng": rng,
+    }
+
+
+# ---------------------------------------------------------------------------------
+# What RummikubJuniorState's methods hand over to Python: the notation, the view, the
+# fields of to_dict, from the plain values the engine took as one step.
+# ---------------------------------------------------------------------------------
+
+def _action_to_str(runs: list[Run], action: object, a: int) -> str:
+    """``action_to_str`` of ``action``, checked as ``a`` in ``range(num_actions)``."""
+    if a == A_PASS:
+        return "pass"
+    if a == A_END:
+        return "end"
+    if a < A_SWAP:
+        x = a - A_EXTEND
+        side = "right" if (x >> 1) & 1 else "left"
+        tile = _end_tile(runs, x >> 2, (x >> 1) & 1)
+        if tile is None:
+            raise IllegalActionError(
+                f"action {action!r} (extend run {x >> 2} {side} "
+                f"with {'a joker' if x & 1 else 'a tile'}) cannot be written here: the table "
+                f"has {len(runs)} runs and an extension needs its run to have room at that end"
+            )
+        return f"extend {x >> 2} {side} {f'J({tile})' if x & 1 else tile}"
+    if a < A_NEW:
+        return f"swap {(a - A_SWAP) // 10} {(a - A_SWAP) % 10}"
+    return "new " + _run_text(*_engine._new_run(a - A_NEW))
+
+
+def _parse_action(runs: list[Run], text: object) -> int:
+    """``parse_action``: only an ``extend`` reads the table (``runs``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"notation must be a str, not {text!r}")
+    words = text.split()
+    if words == ["pass"]:
+        return A_PASS
+    if words == ["end"]:
+        return A_END
+    if len(words) == 3 and words[0] == "swap" and _is_index(words[1], MAX_RUNS) \
+            and _is_index(words[2], 10):
+        return A_SWAP + 10 * int(words[1]) + int(words[2])
+    if len(words) >= 2 and words[0] == "new":
+        return A_NEW + _parse_run(text, words[1:])
+    if len(words) == 4 and words[0] == "extend" and _is_index(words[1], MAX_RUNS) \
+            and words[2] in ("left", "right"):
+        r = int(words[1])
+        right = words[2] == "right"
+        if r >= len(runs):
+            raise NotationError(
+                f"bad notation {text!r}: there is no run {r} on the table "
+                f"(runs 0..{len(runs) - 1})"
+            )
+        tile = _end_tile(runs, r, right)
+        if tile is None:
+            raise NotationError(
+                f"bad notation {text!r}: run {r} has no room at its {words[2]} end")
+        if words[3] == tile:
+            return A_EXTEND + 4 * r + 2 * right
+        if words[3] == f"J({tile})":
+            return A_EXTEND + 4 * r + 2 * right + 1
+        raise NotationError(
+            f"bad notation {text!r}: the {words[2]} end of run {r} takes {tile!r} "
+            f"or 'J({tile})', not {words[3]!r}"
+        )
+    raise NotationError(
+        f"bad notation {text!r}: write 'new R3 J(R4) R5', 'extend 2 left R2', "
+        f"'extend 2 right J(R9)', 'swap 2 1', 'end' or 'pass'"
+    )
+
+
+def _is_index(word: str, limit: int) -> bool:
+    # A plain decimal below limit, without sign or leading zeros.
+    return word.isascii() and word.isdigit() and word == str(int(word)) and int(word) < limit
+
+
+_TOKEN = re.compile(r"(J\()?([RBYK])(10|[1-9])(\))?")
+
+
+def _parse_run(text: str, words: list[str]) -> int:
+    """Return the index among the new runs (0..9659) of the run ``words`` (K3, K6).
+
+    Raises:
+        NotationError: the words are not a run, saying what is wrong (quoting ``text``).
+    """
+    if not 3 <= len(words) <= 10:
+        raise NotationError(f"bad notation {text!r}: a run holds 3..10 tiles (K3)")
+    colours = set()
+    numbers = []
+    jokers = 0
+    for i, word in enumerate(words):
+        m = _TOKEN.fullmatch(word)
+        if m is None or (m.group(1) is None) != (m.group(4) is None):
+            raise NotationError(
+                f"bad notation {text!r}: {word!r} is not a tile like 'R7' or a joker "
+                f"like 'J(R7)'")
+        colours.add(m.group(2))
+        numbers.append(int(m.group(3)))
+        if m.group(1):
+            jokers |= 1 << i
+    if len(colours) != 1:
+        raise NotationError(f"bad notation {text!r}: a run is of one colour (K3)")
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise NotationError(
+            f"bad notation {text!r}: a run's numbers go up by one, left to right (K3)")
+    if bin(jokers).count("1") > 4 or jokers == (1 << len(words)) - 1:
+        raise NotationError(
+            f"bad notation {text!r}: a run holds at most 4 jokers and at least one "
+            f"numbered tile (K6)")
+    return _engine._new_index(COLOURS.index(colours.pop()), numbers[0], len(words), jokers)
+
+
+def _end_tile(runs: list[Run], r: int, right: int) -> str | None:
+    # The tile that extends run r at its right (or left) end, or None: no such run or
+    # no room there (K5b).
+    if r >= len(runs):
+        return None
+    colour, lo, length, _ = runs[r]
+    num = lo + length if right else lo - 1
+    return f"{COLOURS[colour]}{num}" if 1 <= num <= 10 else None
+
+
+def _run_text(colour: int, lo: int, length: int, jokers: int) -> str:
+    # ``R3 J(R4) R5``: each position's tile, a joker showing its value in brackets.
+    first = 10 * colour + lo - 1
+    return " ".join([f"J({tile})" if (jokers >> i) & 1 else tile
+                     for i, tile in enumerate(TILES[first:first + length])])
+
+
+def _run_texts(runs: list[Run]) -> list[str]:
+    return [_run_text(*run) for run in runs]
+
+
+def _view(plain: Plain, p: int) -> RummikubJuniorView:
+    """``view(p)``: the table, the stars, rack p and the sizes of the rest."""
+    current, racks, stars, runs, pool, laid, pending, passes, went_out, _ = plain
+    return RummikubJuniorView(
+        player=p,
+        current_player=current,
+        is_over=current is None,
+        scores=tuple(stars),
+        hand=tuple([TILES[t] for t in racks[p]]),
+        hand_sizes=tuple([len(rack) for rack in racks]),
+        draw_pile_size=len(pool),
+        table=tuple(_run_texts(runs)),
+        bank=STARS_TOTAL - sum(stars),
+        laid_this_turn=laid,
+        joker_pending=pending,
+        passes=passes,
+        went_out=went_out,
+    )
+
+
+def _fields(plain: Plain) -> dict[str, Any]:
+    """The game's fields of ``to_dict`` (docs/games/rummikub_junior.md)."""
+    current, racks, stars, runs, pool, laid, pending, passes, went_out, rng = plain
+    return {
+        "current_player": current,
+        "racks": [[TILES[t] for t in rack] for rack in racks],
+        "stars": stars,
+        "bank": STARS_TOTAL - sum(stars),
+        "table": _run_texts(runs),
+        "pool": [TILES[t] for t in pool],
+        "laid_this_turn": laid,
+        "joker_pending": pending,
+        "passes": passes,
+        "went_out": went_out,
+        "rng": rng,
     }

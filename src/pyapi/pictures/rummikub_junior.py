@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
+from boardcore.rummikub_junior import STARS_TOTAL, TILES, _run_texts
 
 if TYPE_CHECKING:
     from boardcore._engine.rummikub_junior import RummikubJuniorState
+    from boardcore.rummikub_junior import Plain
     from boardcore.values import RummikubJuniorMove, RummikubJuniorView
 
-__all__ = ["draw"]
+__all__ = ["draw", "text"]
 
 #: The ink of each tile colour R B Y K (the red is not HIGHLIGHT's).
 TILE_INK = {"R": "#c0392b", "B": "#1f5fae", "Y": "#c98a00", "K": "#1b1b1b"}
@@ -31,6 +33,30 @@ ROW = TILE_H + 8
 RACK_X = 190                # where a rack's tiles begin
 RACK_PITCH = 31
 PER_LINE = (WIDTH - MARGIN - RACK_X) // RACK_PITCH
+
+
+def text(state: RummikubJuniorState, plain: Plain, seat: int) -> str:
+    """Return the text picture (``str(state)``) of ``plain``, the position ``state`` holds.
+
+    Racks other than ``seat``'s show as ``?``, unless ``seat`` is negative.
+    """
+    current, racks, stars, runs, pool, laid, pending, passes, _, _ = plain
+    lines = [repr(state), "table:"]
+    lines += [f"  {r:>2}: {run}" for r, run in enumerate(_run_texts(runs))] or ["  (empty)"]
+    lines.append(f"pool {len(pool)} tiles, bank {STARS_TOTAL - sum(stars)} stars, "
+                 f"passes with the pool empty {passes}")
+    for p, rack in enumerate(racks):
+        mark = ">" if p == current else " "
+        shown = (" ".join([TILES[t] for t in rack]) if seat < 0 or seat == p
+                 else " ".join("?" * len(rack))) or "-"
+        lines.append(f"{mark} seat {p}: {stars[p]:>2} stars, {len(rack):>2} tiles: {shown}")
+    if pending:
+        lines.append("turn: holds a taken joker; the next action must lay a joker")
+    elif laid:
+        lines.append("turn: has laid; may lay more or end")
+    if current is None:
+        lines.append(f"over: {state.outcome()}")
+    return "\n".join(lines)
 
 
 def draw(state: RummikubJuniorState, perspective: int | None) -> Canvas:
