@@ -670,16 +670,16 @@ def config(players, start_player):
 
 # ---------------------------------------------------------------------------------
 # The public state class: the shared methods come from EngineState.  The notation, the
-# view, the fields of to_dict and the text picture are written in Python (the facade,
-# boardcore.rummikub_junior, and its picture) from plain values taken here as one step.
+# view, the fields of to_dict and the text picture are written in Python (reached through
+# the state's game, and the picture module) from plain values taken here as one step.
 # ---------------------------------------------------------------------------------
 
 cdef dict _MODULES = {}
 
 
 cdef object _python(str name):
-    # A Python module of the facade, imported on first use (the facade imports this one)
-    # and kept: an import statement here would cost more than the call it serves.
+    # The engine's picture module, imported on first use (it imports this one) and kept:
+    # an import statement here would cost more than the call it serves.
     module = _MODULES.get(name)
     if module is None:
         module = _MODULES[name] = import_module(name)
@@ -746,7 +746,7 @@ cdef class RummikubJuniorState(EngineState):
                 that is not on the table or has no room at that end.
         """
         cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        return _python("boardcore.rummikub_junior")._action_to_str(self._table(), action, a)
+        return self.game._action_to_str(self._table(), action, a)
 
     def parse_action(self, text):
         """Return the action written ``text`` in the notation of ``action_to_str``.
@@ -759,7 +759,7 @@ cdef class RummikubJuniorState(EngineState):
         Raises:
             NotationError: ``text`` names no action (here, for an ``extend``).
         """
-        return _python("boardcore.rummikub_junior")._parse_action(self._table(), text)
+        return self.game._parse_action(self._table(), text)
 
     def view(self, player):
         """Return what seat ``player`` may see (a ``RummikubJuniorView``).
@@ -772,10 +772,10 @@ cdef class RummikubJuniorState(EngineState):
             ValueError: ``player`` is not a seat of this game.
         """
         cdef int p = seat_index(player, self._players)
-        return _python("boardcore.rummikub_junior")._view(self._plain(), p)
+        return self.game._view(self._plain(), p)
 
     def _fields(self):
-        return _python("boardcore.rummikub_junior")._fields(self._plain())
+        return self.game._fields(self._plain())
 
     def _text(self, int seat):
         return _python("boardcore.pictures.rummikub_junior").text(self, self._plain(), seat)

@@ -118,6 +118,20 @@ class RummikubJunior(Game[RummikubJuniorState]):
                 ("rack_sizes", n), ("to_act", n), ("pool_size", 1), ("laid_this_turn", 1),
                 ("joker_pending", 1), ("passes", 1))
 
+    # The engine's Python half, reached through the state's game (the engine never
+    # imports this module): notation, the view and the fields of to_dict.
+    def _action_to_str(self, runs: list[Run], action: object, a: int) -> str:
+        return _action_to_str(runs, action, a)
+
+    def _parse_action(self, runs: list[Run], text: object) -> int:
+        return _parse_action(runs, text)
+
+    def _view(self, plain: Plain, p: int) -> RummikubJuniorView:
+        return _view(plain, p)
+
+    def _fields(self, plain: Plain) -> dict[str, Any]:
+        return _fields(plain)
+
     def _set_up(self, fields: dict[str, Any], seed: int) -> RummikubJuniorState:
         return RummikubJuniorState._set_up(self._engine, self, seed, _read_position(self, fields))
 
