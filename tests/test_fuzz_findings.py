@@ -50,3 +50,40 @@ def test_just4fun_parse_action_quotes_at_most_200_characters(text: str) -> None:
     with pytest.raises(NotationError) as info:
         _state("just4fun").parse_action(text)
     assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
+
+
+#: Option values the facades' checks must quote cut (a 5,000-character string, a list of
+#: 5,000 items) or at all (an int of more than 4,300 digits, which repr() refuses).
+HUGE = {"string": "x" * 5000, "list": [0] * 5000, "int": 2**20000}
+
+
+@pytest.mark.parametrize(("name", "option"), [
+    ("just4fun", "layout"),             # src/pyapi/just4fun.py, _check_layout
+    ("just4fun", "returned_on_lock"),   # src/pyapi/just4fun.py, _normalize_options
+    ("just4fun", "start_player"),
+    ("three_or_more", "deck"),          # src/pyapi/three_or_more.py, _normalize_options
+    ("three_or_more", "allow_rotation"),
+    ("three_or_more", "start_player"),
+    ("rummikub_junior", "start_player"),  # src/pyapi/rummikub_junior.py
+])
+@pytest.mark.parametrize("kind", HUGE)
+def test_a_bad_option_is_quoted_at_most_200_characters(name: str, option: str,
+                                                        kind: str) -> None:
+    # The facades write f"... not {value!r}": the whole value (15,050 characters of
+    # message for a list of 5,000 zeros), and for a huge int Python's plain ValueError
+    # ("Exceeds the limit (4300 digits) for integer string conversion").
+    from boardcore._registry import GAME_CLASSES
+
+    players = GAME_CLASSES[name].min_players
+    with pytest.raises(boardcore.ConfigurationError) as info:
+        boardcore.make(name, players=players, **{option: HUGE[kind]})
+    assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
+
+
+@pytest.mark.parametrize("players", [2**20000, -(2**20000)], ids=["2**20000", "-2**20000"])
+def test_a_huge_player_count_is_a_configuration_error(players: int) -> None:
+    # Fixed in boardcore.values.quote: repr() of an int past 4,300 digits raised
+    # ValueError out of the message being written.
+    for name in boardcore.GAMES:
+        with pytest.raises(boardcore.ConfigurationError, match="too long to write out"):
+            boardcore.make(name, players=players)
