@@ -17,10 +17,13 @@ FUZZ_TARGETS ?= state_from_dict parse_action apply replay cli
 FUZZ_OUT ?= build/fuzz
 FUZZ_FLAGS ?=
 # make sanitize: the debug build with AddressSanitizer and UBSan, in a venv of its own.
+# libstdc++ is preloaded with libasan so that ASan finds the C++ runtime at start-up (a
+# C++ exception thrown by an extension, matplotlib's ft2font, trips ASan otherwise), and
+# pytest captures sys.stderr only, so that a sanitizer's report is printed, not lost.
 SANITIZE_VENV ?= .venv-sanitize
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
-SANITIZE_ENV = LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SANITIZE_ENV = LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -128,8 +131,8 @@ sanitize:  ## the debug build under ASan+UBSan in $(SANITIZE_VENV): the whole su
 		$(SANITIZE_VENV)/bin/python -m pip install -q --no-cache-dir "$$(ls dist/boardcore-*.tar.gz)[test]"
 	for f in $(SANITIZE_VENV)/lib/python*/site-packages/boardcore/_engine/*.so; do \
 		nm -D "$$f" | grep -q __asan_init || { echo "$$f: built without ASan"; exit 1; }; done
-	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
-	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider -q tests/test_threads.py
+	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider --capture=sys $(PYTEST_ARGS)
+	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider --capture=sys -q tests/test_threads.py
 
 clean:  ## remove build output
 	rm -rf build dist wheelhouse *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html \
