@@ -5,9 +5,25 @@ DEV ?= .venv
 PYTEST_ARGS ?=
 
 .PHONY: help demo build debug test-env test test-sdist test-ray wheels docs bench bench-smoke \
-	lint typecheck annotate clean
+	lint typecheck annotate clean fuzz fuzz-setup sanitize
 
 SDIST_VENV ?= .venv-sdist
+# make fuzz: seconds per harness, the harnesses (tests/fuzz/fuzz_<name>.py), where the
+# corpus grows and crashing inputs are written (the seed corpus in the checkout is read,
+# never written), more libFuzzer flags (-max_len=N ...).  make -j2 fuzz runs two
+# harnesses at once; make -k fuzz runs every harness even after one has failed.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= state_from_dict parse_action apply replay cli
+FUZZ_OUT ?= build/fuzz
+FUZZ_FLAGS ?=
+# make sanitize: the debug build with AddressSanitizer and UBSan, in a venv of its own.
+# libstdc++ is preloaded with libasan so that ASan finds the C++ runtime at start-up (a
+# C++ exception thrown by an extension, matplotlib's ft2font, trips ASan otherwise), and
+# pytest captures sys.stderr only, so that a sanitizer's report is printed, not lost.
+SANITIZE_VENV ?= .venv-sanitize
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
+SANITIZE_ENV = LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -85,6 +101,38 @@ typecheck:  ## mypy --strict on the installed package: its facade and its stubs
 annotate:  ## cython -a HTML for every engine (look for yellow in the hot loops)
 	cd src/engine && for f in *.pyx; do CYTHON_FORCE_REGEN=1 ../../$(DEV)/bin/cython -a -3 -I . $$f -o /tmp/$${f%.pyx}.c; done
 	@echo "annotations: /tmp/*.html"
+
+fuzz: $(addprefix fuzz-,$(FUZZ_TARGETS))  ## every harness for FUZZ_SECONDS (default 600); crashes in $(FUZZ_OUT)/crashes
+
+fuzz-setup:
+	$(DEV)/bin/python -m pip install -q "atheris>=2.3"
+
+fuzz-%: fuzz-setup  ## one harness (fuzz-cli, ...) for FUZZ_SECONDS; a crash: its input, and how to rerun it
+	mkdir -p $(FUZZ_OUT)/corpus/$* $(FUZZ_OUT)/crashes
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s, log in $(FUZZ_OUT)/$*.log"
+	@if $(DEV)/bin/python -m tests.fuzz.fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=60 $(FUZZ_FLAGS) \
+		-print_final_stats=1 -artifact_prefix=$(abspath $(FUZZ_OUT))/crashes/$*- \
+		$(FUZZ_OUT)/corpus/$* tests/fuzz/corpus/$* > $(FUZZ_OUT)/$*.log 2>&1; then \
+		grep -h "stat::number_of_executed_units" $(FUZZ_OUT)/$*.log | sed 's/^/fuzz_$*: /'; \
+	else \
+		tail -n 40 $(FUZZ_OUT)/$*.log; \
+		for f in $(FUZZ_OUT)/crashes/$*-*; do test -f "$$f" || continue; \
+			echo "fuzz_$*: reproducing input $$f (rerun: $(DEV)/bin/python -m tests.fuzz.fuzz_$* $$f):"; \
+			$(DEV)/bin/python -c "import sys; print(repr(open(sys.argv[1], 'rb').read()[:4000]))" "$$f"; \
+		done; exit 1; \
+	fi
+
+sanitize:  ## the debug build under ASan+UBSan in $(SANITIZE_VENV): the whole suite, then the thread hammer
+	$(PYTHON) -m venv --clear $(SANITIZE_VENV)
+	$(SANITIZE_VENV)/bin/python -m pip install -q --upgrade pip build
+	test -f "$$(ls dist/boardcore-*.tar.gz 2>/dev/null | head -1)" || \
+		$(SANITIZE_VENV)/bin/python -m build --sdist --outdir dist .
+	BOARDCORE_DEBUG=1 CFLAGS="$(SANITIZE_FLAGS)" LDFLAGS="$(SANITIZE_FLAGS)" \
+		$(SANITIZE_VENV)/bin/python -m pip install -q --no-cache-dir "$$(ls dist/boardcore-*.tar.gz)[test]"
+	for f in $(SANITIZE_VENV)/lib/python*/site-packages/boardcore/_engine/*.so; do \
+		nm -D "$$f" | grep -q __asan_init || { echo "$$f: built without ASan"; exit 1; }; done
+	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider --capture=sys $(PYTEST_ARGS)
+	$(SANITIZE_ENV) $(SANITIZE_VENV)/bin/python -m pytest -p no:cacheprovider --capture=sys -q tests/test_threads.py
 
 clean:  ## remove build output
 	rm -rf build dist wheelhouse *.egg-info src/engine/*.c src/engine/*.so src/engine/*.html \

@@ -63,11 +63,16 @@ def quote(value: object) -> str:
 
     >>> quote("x" * 500)[-25:]
     "xxxx... (502 characters)'"
+    >>> quote(10**5000)
+    '<int of 16,610 bits, too long to write out>'
     """
     try:
         text = repr(value)
     except RecursionError:
         text = f"<a deeply nested {type(value).__name__}>"
+    except ValueError:  # an int past Python's limit on the digits str() writes
+        size = f" of {value.bit_length():,} bits" if isinstance(value, int) else ""
+        text = f"<{type(value).__name__}{size}, too long to write out>"
     if len(text) <= QUOTE_LIMIT:
         return text
     return f"{text[:QUOTE_LIMIT]}... ({len(text)} characters)'"

@@ -1,0 +1,1 @@
+"""Coverage-guided fuzz harnesses (atheris) and their seed corpus; see ``_harness``."""
