@@ -1,4 +1,4 @@
-"""What the fuzz harnesses found in the engines, as tests that fail until it is fixed.
+"""What the fuzz harnesses found in the engines and facades, kept as regression tests.
 
 Each case is the smallest input that shows one finding of ``make fuzz``
 (``tests/fuzz/``), written out so that it reads without the harness. The contract

@@ -261,7 +261,7 @@ class _Cards:
         else:
             clash = ""
         if clash:
-            raise InvalidStateError(f"field {name!r} holds {text!r}, {clash}")
+            raise InvalidStateError(f"field {name!r} holds {quote(text)}, {clash}")
         self.seen.add(a)
         return a
 
@@ -292,7 +292,7 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     expected = (_start(game) - 1 + rnd - 1) % n
     if dealer != expected:
         raise InvalidStateError(
-            f"field 'dealer' is {dealer!r}, expected {expected!r} in round {rnd} (F3)")
+            f"field 'dealer' is {quote(dealer)}, expected {expected!r} in round {rnd} (F3)")
     # Scores and +10 counts; the end condition (F12) decides whether the game is over.
     raw_scores, raw_plus10 = list_field(data, "scores"), list_field(data, "plus10")
     if len(raw_scores) != n or len(raw_plus10) != n:
@@ -308,10 +308,10 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     for x, y in zip(scores, plus10, strict=True):
         if not 0 <= y <= min(done, 6):
             raise InvalidStateError(
-                f"field 'plus10' holds {y!r}, expected an int in 0..{min(done, 6)}")
+                f"field 'plus10' holds {quote(y)}, expected an int in 0..{min(done, 6)}")
         if not _SCORE_MIN <= x <= 10 * y:
             raise InvalidStateError(
-                f"field 'scores' holds {x!r}, expected an int in "
+                f"field 'scores' holds {quote(x)}, expected an int in "
                 f"{_SCORE_MIN}..{10 * y} (10 per +10 round)")
     # Hands: cards of this deck, each held once, wild 1s within the deck's count.
     cards = _Cards(game.deck)
@@ -335,7 +335,7 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
             f"field 'fools' is {quote(fools)}, expected none or {nfools} seat(s) (F2, F9)")
     leader = _seat(data, "leader", n)
     if leader in fools:
-        raise InvalidStateError(f"field 'leader' is {leader!r}, a Fool who sits out (F9)")
+        raise InvalidStateError(f"field 'leader' is {quote(leader)}, a Fool who sits out (F9)")
     trick = list_field(data, "trick")
     size = n - len(fools)
     if len(trick) >= size or (over and trick):

@@ -30,7 +30,7 @@ from boardcore._engine.just4fun import DECK, Just4FunState
 from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.moves.just4fun import _holds_four
 from boardcore.protocol import Game
-from boardcore.values import Just4FunView, check_int
+from boardcore.values import Just4FunView, check_int, quote
 
 __all__ = ["CLASSIC_LAYOUT", "DECK", "Just4Fun", "Just4FunState", "Just4FunView"]
 
@@ -88,7 +88,7 @@ class Just4Fun(Game[Just4FunState]):
         if not isinstance(options["returned_on_lock"], bool):
             raise ConfigurationError(
                 f"option 'returned_on_lock' must be True or False, not "
-                f"{options['returned_on_lock']!r}"
+                f"{quote(options['returned_on_lock'])}"
             )
         start = options["start_player"]
         if isinstance(start, bool) or not isinstance(start, int) or not (
@@ -96,7 +96,7 @@ class Just4Fun(Game[Just4FunState]):
         ):
             raise ConfigurationError(
                 f"option 'start_player' must be a seat in 0..{self.num_players - 1}, "
-                f"not {start!r}"
+                f"not {quote(start)}"
             )
         return {**options, "layout": layout}
 
@@ -123,7 +123,7 @@ class Just4Fun(Game[Just4FunState]):
                 "field 'stones': two seats hold four in a row, but the first ends the game")
         if state.is_over() and position["current_player"] >= 0:
             raise InvalidStateError(
-                f"field 'current_player' is {position['current_player']!r}, but the game is "
+                f"field 'current_player' is {quote(position['current_player'])}, but the game is "
                 f"over (expected null)")
         return state
 
@@ -133,7 +133,7 @@ def _check_layout(layout: object) -> tuple[int, ...]:
     if isinstance(layout, str) or not isinstance(layout, Sequence):
         raise ConfigurationError(
             f"option 'layout' must be 'classic', 'random' or a permutation of 1..36, "
-            f"not {layout!r}"
+            f"not {quote(layout)}"
         )
     cells: list[object] = []
     if len(layout) == 6 and all(
@@ -141,13 +141,13 @@ def _check_layout(layout: object) -> tuple[int, ...]:
     ):
         for row in layout:
             if len(row) != 6:
-                raise ConfigurationError(f"option 'layout': row {row!r} must hold 6 fields")
+                raise ConfigurationError(f"option 'layout': row {quote(row)} must hold 6 fields")
             cells.extend(row)
     else:
         cells.extend(layout)
     if len(cells) != 36 or any(type(x) is not int for x in cells):
         raise ConfigurationError(
-            f"option 'layout' must hold 36 field numbers (flat or 6 rows of 6), not {layout!r}"
+            f"option 'layout' must hold 36 field numbers (flat or 6 rows of 6), not {quote(layout)}"
         )
     numbers = [int(x) for x in cells]  # type: ignore[call-overload]
     if sorted(numbers) != list(range(1, 37)):
@@ -175,7 +175,7 @@ def _read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
     owners: list[int] = []
     for i, o in enumerate(list_field(data, "owners", 36)):
         if o is not None and (type(o) is not int or not 0 <= o < n):
-            raise InvalidStateError(f"field 'owners' holds {o!r}; allowed seats or null")
+            raise InvalidStateError(f"field 'owners' holds {quote(o)}; allowed seats or null")
         column = [stones[q][i] for q in range(n)]
         if o is not None:
             if any(column[q] for q in range(n) if q != o) or column[o] < 2:
@@ -190,7 +190,7 @@ def _read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
     for p, hand in enumerate(hands):
         if len(hand) > 4 or hand != sorted(hand):
             raise InvalidStateError(
-                f"field 'hands': seat {p}'s hand {hand!r} must be at most 4 values, ascending")
+                f"field 'hands': seat {p}'s hand {quote(hand)} must be at most 4 values, ascending")
     draw = int_list(field(data, "draw_pile"), "draw_pile", 1, 19)
     discard = int_list(field(data, "discard_pile"), "discard_pile", 1, 19)
     if Counter([v for h in hands for v in h] + draw + discard) != Counter(DECK):

@@ -101,7 +101,7 @@ class RummikubJunior(Game[RummikubJuniorState]):
         ):
             raise ConfigurationError(
                 f"option 'start_player' must be a seat in 0..{self.num_players - 1}, "
-                f"not {start!r}"
+                f"not {quote(start)}"
             )
         return dict(options)
 
@@ -240,7 +240,7 @@ def _action_to_str(runs: list[Run], action: object, a: int) -> str:
         tile = _end_tile(runs, x >> 2, (x >> 1) & 1)
         if tile is None:
             raise IllegalActionError(
-                f"action {action!r} (extend run {x >> 2} {side} "
+                f"action {quote(action)} (extend run {x >> 2} {side} "
                 f"with {'a joker' if x & 1 else 'a tile'}) cannot be written here: the table "
                 f"has {len(runs)} runs and an extension needs its run to have room at that end"
             )
@@ -253,7 +253,7 @@ def _action_to_str(runs: list[Run], action: object, a: int) -> str:
 def _parse_action(runs: list[Run], text: object) -> int:
     """``parse_action``: only an ``extend`` reads the table (``runs``)."""
     if not isinstance(text, str):
-        raise NotationError(f"notation must be a str, not {text!r}")
+        raise NotationError(f"notation must be a str, not {quote(text)}")
     words = text.split()
     if words == ["pass"]:
         return A_PASS
@@ -270,23 +270,23 @@ def _parse_action(runs: list[Run], text: object) -> int:
         right = words[2] == "right"
         if r >= len(runs):
             raise NotationError(
-                f"bad notation {text!r}: there is no run {r} on the table "
+                f"bad notation {quote(text)}: there is no run {r} on the table "
                 f"(runs 0..{len(runs) - 1})"
             )
         tile = _end_tile(runs, r, right)
         if tile is None:
             raise NotationError(
-                f"bad notation {text!r}: run {r} has no room at its {words[2]} end")
+                f"bad notation {quote(text)}: run {r} has no room at its {words[2]} end")
         if words[3] == tile:
             return A_EXTEND + 4 * r + 2 * right
         if words[3] == f"J({tile})":
             return A_EXTEND + 4 * r + 2 * right + 1
         raise NotationError(
-            f"bad notation {text!r}: the {words[2]} end of run {r} takes {tile!r} "
-            f"or 'J({tile})', not {words[3]!r}"
+            f"bad notation {quote(text)}: the {words[2]} end of run {r} takes {quote(tile)} "
+            f"or 'J({tile})', not {quote(words[3])}"
         )
     raise NotationError(
-        f"bad notation {text!r}: write 'new R3 J(R4) R5', 'extend 2 left R2', "
+        f"bad notation {quote(text)}: write 'new R3 J(R4) R5', 'extend 2 left R2', "
         f"'extend 2 right J(R9)', 'swap 2 1', 'end' or 'pass'"
     )
 
@@ -306,7 +306,7 @@ def _parse_run(text: str, words: list[str]) -> int:
         NotationError: the words are not a run, saying what is wrong (quoting ``text``).
     """
     if not 3 <= len(words) <= 10:
-        raise NotationError(f"bad notation {text!r}: a run holds 3..10 tiles (K3)")
+        raise NotationError(f"bad notation {quote(text)}: a run holds 3..10 tiles (K3)")
     colours = set()
     numbers = []
     jokers = 0
@@ -314,20 +314,20 @@ def _parse_run(text: str, words: list[str]) -> int:
         m = _TOKEN.fullmatch(word)
         if m is None or (m.group(1) is None) != (m.group(4) is None):
             raise NotationError(
-                f"bad notation {text!r}: {word!r} is not a tile like 'R7' or a joker "
+                f"bad notation: {quote(word)} is not a tile like 'R7' or a joker "
                 f"like 'J(R7)'")
         colours.add(m.group(2))
         numbers.append(int(m.group(3)))
         if m.group(1):
             jokers |= 1 << i
     if len(colours) != 1:
-        raise NotationError(f"bad notation {text!r}: a run is of one colour (K3)")
+        raise NotationError(f"bad notation {quote(text)}: a run is of one colour (K3)")
     if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
         raise NotationError(
-            f"bad notation {text!r}: a run's numbers go up by one, left to right (K3)")
+            f"bad notation {quote(text)}: a run's numbers go up by one, left to right (K3)")
     if bin(jokers).count("1") > 4 or jokers == (1 << len(words)) - 1:
         raise NotationError(
-            f"bad notation {text!r}: a run holds at most 4 jokers and at least one "
+            f"bad notation {quote(text)}: a run holds at most 4 jokers and at least one "
             f"numbered tile (K6)")
     return _engine._new_index(COLOURS.index(colours.pop()), numbers[0], len(words), jokers)
 

@@ -116,33 +116,33 @@ class ThreeOrMore(Game[ThreeOrMoreState]):
         if deck is not None:
             if not isinstance(deck, (list, tuple)):
                 raise ConfigurationError(
-                    f"deck must be None or a list of 48 card patterns, not {deck!r}"
+                    f"deck must be None or a list of 48 card patterns, not {quote(deck)}"
                 )
             if len(deck) != 48:
                 raise ConfigurationError(f"deck must hold 48 cards, not {len(deck)}")
             for i, card in enumerate(deck):
                 if not isinstance(card, str) or len(card) != 3:
                     raise ConfigurationError(
-                        f"deck card {i} is {card!r}: a card is 3 letters of R, G, B, Y "
+                        f"deck card {i} is {quote(card)}: a card is 3 letters of R, G, B, Y "
                         f"(top, middle, bottom)"
                     )
                 for colour in card:
                     if colour not in COLOURS:
                         raise ConfigurationError(
-                            f"deck card {i} is {card!r}: {colour!r} is not a colour; "
+                            f"deck card {i} is {quote(card)}: {quote(colour)} is not a colour; "
                             f"colours are R, G, B, Y"
                         )
             deck = tuple(deck)
         rotation = options["allow_rotation"]
         if not isinstance(rotation, bool):
-            raise ConfigurationError(f"allow_rotation must be True or False, not {rotation!r}")
+            raise ConfigurationError(f"allow_rotation must be True or False, not {quote(rotation)}")
         try:
             start = check_int(options["start_player"], "start_player")
         except TypeError as exc:
             raise ConfigurationError(str(exc)) from None
         if not 0 <= start < self.num_players:
             raise ConfigurationError(
-                f"start_player must be a seat in range({self.num_players}), not {start!r}"
+                f"start_player must be a seat in range({self.num_players}), not {quote(start)}"
             )
         return {"deck": deck, "allow_rotation": rotation, "start_player": start}
 
@@ -254,7 +254,7 @@ def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
     for p, hand in enumerate(hands):
         if [card_code(c) for c in hand] != sorted(card_code(c) for c in hand):
             raise InvalidStateError(
-                f"field 'hands': seat {p}'s hand {hand!r} must be ascending by card code")
+                f"field 'hands': seat {p}'s hand {quote(hand)} must be ascending by card code")
     current = seat_field(data, "current_player", n)
     scores = int_list(field(data, "scores"), "scores", 0, 9024, n)
     last = _read_last_move(data, n)
@@ -303,12 +303,12 @@ def _read_cards(position: dict[str, Any]) -> dict[tuple[int, int], int]:
             if (r, c) in filled:
                 if "." in card:
                     raise InvalidStateError(
-                        f"field 'grid': the card at card row {r}, column {c} is {card!r}; "
+                        f"field 'grid': the card at card row {r}, column {c} is {quote(card)}; "
                         f"the fields 'row1', 'block' and 'open_row' say a card lies there")
                 cards[(r, c)] = card_code(card)
             elif card != "...":
                 raise InvalidStateError(
-                    f"field 'grid': squares {card!r} at card row {r}, column {c}, where the "
+                    f"field 'grid': squares {quote(card)} at card row {r}, column {c}, where the "
                     f"fields 'row1', 'block' and 'open_row' say no card lies")
     return cards
 
@@ -344,7 +344,7 @@ def _check_cards(game: ThreeOrMore, laid: list[int], hands: list[list[int]],
     sizes = [len(h) for h in hands]
     if (current is None) != (len(laid) == 48):
         raise InvalidStateError(
-            f"field 'current_player' is {current!r}, but {len(laid)} of 48 cards are laid: "
+            f"field 'current_player' is {quote(current)}, but {len(laid)} of 48 cards are laid: "
             f"the game is over exactly when all are (T9)")
     if current is None:
         return
@@ -388,7 +388,7 @@ def _set_up(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMo
             state = ThreeOrMoreState._set_up(game._engine, game, seed, plain)
             if state.last_breakdown() == last:
                 return state
-    raise InvalidStateError(f"field 'last_move' is {last!r}, which is not what laying "
+    raise InvalidStateError(f"field 'last_move' is {quote(last)}, which is not what laying "
                             f"{card_text(shown)} last scores on this table")
 
 
@@ -441,7 +441,7 @@ def _last_move(game: ThreeOrMore, position: dict[str, Any], laid: int,
     else:
         expected = corner if before % 12 == 0 else place == 0
     if not expected or (turned and _reverse(card) == card):
-        raise InvalidStateError(f"field 'last_move': {last.move!r} cannot have laid card "
+        raise InvalidStateError(f"field 'last_move': {quote(last.move)} cannot have laid card "
                                 f"{laid} of the table (T6, T7)")
     (lo, hi), (top, bottom), open_row = position["row1"], position["block"], position["open_row"]
     slots = []

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from boardcore._engine.just4fun import PLAYS
 from boardcore.errors import NotationError
-from boardcore.values import Just4FunMove
+from boardcore.values import Just4FunMove, quote
 
 if TYPE_CHECKING:
     from boardcore._engine.just4fun import Just4FunState
@@ -73,7 +73,7 @@ _ACTION_OF = {values: action for action, values in enumerate(PLAYS)}
 def parse(text: object) -> int:
     """Return the action written ``text`` (``Just4FunState.parse_action``)."""
     if not isinstance(text, str):
-        raise NotationError(f"notation must be a str, not {text!r}")
+        raise NotationError(f"notation must be a str, not {quote(text)}")
     t = text.strip().lower()
     if t == "exchange":
         return _EXCHANGE
@@ -83,13 +83,15 @@ def parse(text: object) -> int:
             f"bad notation {text[:40]!r}: write 1-4 card values joined by '+', "
             f"like '5+11+13', or 'exchange'"
         )
-    values = sorted(map(int, parts))
+    # A card value is written in one or two digits; more are out of range whatever
+    # they say (and int() refuses past 4,300 of them).
+    values = sorted([int(p) if len(p) <= 2 else 100 for p in parts])
     if values[0] < 1 or values[-1] > 19:
-        raise NotationError(f"bad notation {text!r}: card values are 1..19")
+        raise NotationError(f"bad notation {quote(text)}: card values are 1..19")
     action = _ACTION_OF.get(tuple(values))
     if action is None:
         raise NotationError(
-            f"bad notation {text!r}: no play; the sum must be 1..36 and the values "
+            f"bad notation {quote(text)}: no play; the sum must be 1..36 and the values "
             f"within the deck (four each of 1-12, one each of 13-19)"
         )
     return action

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from boardcore.errors import NotationError
-from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreMove
+from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreMove, quote
 
 if TYPE_CHECKING:
     from boardcore._engine.three_or_more import ThreeOrMoreState
@@ -59,10 +59,10 @@ def card_code(text: str) -> int:
         ValueError: ``text`` is not 3 of the letters R, G, B, Y.
     """
     if not isinstance(text, str):
-        raise TypeError(f"a card must be a str such as 'RRG', not {text!r}")
+        raise TypeError(f"a card must be a str such as 'RRG', not {quote(text)}")
     if len(text) != 3 or any(c not in COLOURS for c in text):
         raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
-                         f"not {text!r}")
+                         f"not {quote(text)}")
     return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
 
 
@@ -91,7 +91,7 @@ def parse(text: object, turns: int) -> int:
         NotationError: ``text`` names no action.
     """
     if not isinstance(text, str):
-        raise NotationError(f"a move must be a str such as 'RRG@left', not {text!r}")
+        raise NotationError(f"a move must be a str such as 'RRG@left', not {quote(text)}")
     card_part, sep, place_text = text.partition("@")
     turned = card_part.endswith("^")
     held = card_part[:len(card_part) - 1] if turned else card_part
@@ -103,7 +103,7 @@ def parse(text: object, turns: int) -> int:
             f"'@bottom-left' or '@bottom-right' where there is a choice, e.g. 'RRG@left'"
         )
     if turned and turns == 1:
-        raise NotationError(f"{text!r} turns a card, which needs allow_rotation=True")
+        raise NotationError(f"{quote(text)} turns a card, which needs allow_rotation=True")
     place = PLACES.index(place_text) if sep else 0
     return (place * turns + (1 if turned else 0)) * 64 + card_code(held)
 
