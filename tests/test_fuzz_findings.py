@@ -87,3 +87,16 @@ def test_a_huge_player_count_is_a_configuration_error(players: int) -> None:
     for name in boardcore.GAMES:
         with pytest.raises(boardcore.ConfigurationError, match="too long to write out"):
             boardcore.make(name, players=players)
+
+
+def test_a_record_action_that_does_not_replay_is_quoted_once() -> None:
+    # make fuzz (fuzz_replay): the record's text was quoted in full by replay and again
+    # by the engine's notation error (809 characters of message).
+    import json
+
+    state = _state("rummikub_junior")
+    rec = json.loads(json.dumps(boardcore.record(state)))
+    rec["actions"] = ["extend 3 right J(R10)" + "\u00ec" * 500]
+    with pytest.raises(boardcore.InvalidStateError) as info:
+        boardcore.replay(rec)
+    assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
