@@ -167,6 +167,13 @@ def _option(text: str) -> tuple[str, object]:
     return key, value
 
 
+def _game_and_players(command: argparse.ArgumentParser, ranges: str) -> None:
+    """Add the arguments every game command takes first: the game and its seats."""
+    command.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
+    command.add_argument("--players", type=_argument(_integer, "players"), required=True,
+                         metavar="N", help=f"number of seats (required): {ranges}")
+
+
 def _parser() -> _Parser:
     ranges = ", ".join(
         f"{name} {cls.min_players}..{cls.max_players}" for name, cls in GAME_CLASSES.items()
@@ -190,9 +197,7 @@ def _parser() -> _Parser:
                "2 usage or bad input, 130 interrupted.",
         allow_abbrev=False,
     )
-    sim.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
-    sim.add_argument("--players", type=_argument(_integer, "players"), required=True,
-                     metavar="N", help=f"number of seats (required): {ranges}")
+    _game_and_players(sim, ranges)
     sim.add_argument(
         "--games", type=_argument(parse_count, "games"), default=10_000, metavar="G",
         help="games to play, 1..1e12 (default 10,000); "
@@ -238,9 +243,7 @@ def _parser() -> _Parser:
                "0 ok, 1 internal error, 2 usage or bad input, 130 interrupted.",
         allow_abbrev=False,
     )
-    are.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
-    are.add_argument("--players", type=_argument(_integer, "players"), required=True,
-                     metavar="N", help=f"number of seats (required): {ranges}")
+    _game_and_players(are, ranges)
     are.add_argument("--agents", required=True, metavar="A,B,...",
                      help="the agents, comma-separated (required), e.g. "
                           "ismcts:1000,greedy,random; they fill the seats in turn")
@@ -270,9 +273,7 @@ def _parser() -> _Parser:
                "1 internal error, 2 usage or bad input, 130 interrupted.",
         allow_abbrev=False,
     )
-    pla.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
-    pla.add_argument("--players", type=_argument(_integer, "players"), required=True,
-                     metavar="N", help=f"number of seats (required): {ranges}")
+    _game_and_players(pla, ranges)
     pla.add_argument("--seat", type=_argument(_integer, "seat"), default=0, metavar="S",
                      help="your seat, 0..N-1 (default 0)")
     pla.add_argument("--bots", default="ismcts:1000", metavar="A,B,...",
