@@ -48,7 +48,7 @@ test-env:  ## sdist -> wheel (no sources in it) -> fresh $(VENV) with the wheel 
 	$(VENV)/bin/python -m build --outdir dist .
 	$(VENV)/bin/python -c "import sys, zipfile, glob; \
 	names = zipfile.ZipFile(glob.glob('dist/*.whl')[0]).namelist(); \
-	bad = [n for n in names if n.endswith(('.pyx', '.pxd', '.c'))]; \
+	bad = [n for n in names if n.endswith(('.pyx', '.pxd', '.pxi', '.c'))]; \
 	sys.exit(f'sources in the wheel: {bad}' if bad else 0)"
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[test]"
 

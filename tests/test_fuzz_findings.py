@@ -36,6 +36,19 @@ def test_rummikub_junior_parse_action_quotes_at_most_200_characters(text: str) -
     assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
 
 
+def test_a_record_action_of_unpaired_surrogates_is_quoted_short() -> None:
+    # make fuzz (fuzz_replay): text read with surrogateescape; replay cut the text to 60
+    # characters before repr() wrote each unpaired surrogate in six (807 characters).
+    import json
+
+    state = _state("rummikub_junior")
+    rec = json.loads(json.dumps(boardcore.record(state)))
+    rec["actions"] = ["extend 1 right J(" + "\udcb2" * 46 + "K4)"]
+    with pytest.raises(boardcore.InvalidStateError) as info:
+        boardcore.replay(rec)
+    assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
+
+
 @pytest.mark.parametrize("text", ["9" * 5000, "5+" + "0" * 4400 + "5"])
 def test_just4fun_parse_action_of_a_huge_number_is_a_notation_error(text: str) -> None:
     # src/engine/just4fun.pyx, _parse: int(p) of more than 4,300 digits raises Python's

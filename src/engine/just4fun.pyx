@@ -136,110 +136,7 @@ cdef inline uint32_t _slot_action(uint32_t slot) noexcept nogil:
     return (slot >> 6) & 0xFFF
 
 
-def _build_tables():
-    from itertools import combinations_with_replacement
-    plays = []
-    for size in range(1, 5):
-        for values in combinations_with_replacement(range(1, 20), size):
-            if sum(values) > N_FIELDS:
-                continue
-            if any(values.count(v) > (4 if v <= 12 else 1) for v in set(values)):
-                continue
-            plays.append(values)
-    plays.sort(key=lambda t: (sum(t), len(t), t))
-    assert len(plays) == N_PLAYS
-    for i in range(KEY_SPACE):
-        KEY_TO_ACTION[i] = NO_ACTION
-    for a, values in enumerate(plays):
-        ACTION_SIZE[a] = len(values)
-        ACTION_SUM[a] = sum(values)
-        ACTION_CARDS[a] = 0
-        key = 0
-        for k, v in enumerate(values):
-            ACTION_CARDS[a] |= v << (8 * k)
-            key = key * 20 + v
-        KEY_TO_ACTION[key] = a
-    ACTION_SIZE[EXCHANGE] = 0
-    ACTION_SUM[EXCHANGE] = 0
-    ACTION_CARDS[EXCHANGE] = 0
-    for i in range(1, 16):
-        HIGHEST_BIT[i] = i.bit_length() - 1
-    for i in range(N_FIELDS):
-        CELL_BIT[i] = (i // 6) * WIDTH + i % 6
-    for i in range(DECK_SIZE):
-        SORTED_DECK[i] = i // 4 + 1 if i < 48 else i - 35
-    _build_hands()
-    return plays
-
-
-def _build_hands():
-    # Number the hands, then fill the draw steps and each full hand's plays.
-    from itertools import combinations_with_replacement
-    full = list(combinations_with_replacement(range(1, 20), 4))
-    partial = [h for size in range(4) for h in combinations_with_replacement(range(1, 20), size)]
-    assert len(full) == N_HANDS and len(partial) == N_PARTIAL and partial[0] == ()
-    ids = {h: i for i, h in enumerate(full + partial)}
-    for h, i in ids.items():
-        HAND_CARDS[i] = sum([v << (8 * k) for k, v in enumerate(h)])
-    for h in partial:
-        for v in range(1, 20):
-            HAND_ADD[ids[h] - N_HANDS][v] = ids[tuple(sorted(h + (v,)))]
-    for h in full:
-        HAND_COUNT[ids[h]] = _slots_of(ids[h], h, ids)
-
-
-cdef int _slots_of(int h, tuple cards, dict ids) except -1:
-    # The slot words of full hand ``h`` (ascending ``cards``), ascending by action.
-    cdef uint8_t hand[4]
-    cdef uint16_t out[MAX_PLAYS]
-    cdef uint8_t masks[16]
-    cdef int i, j, count
-    for i in range(4):
-        hand[i] = cards[i]
-    count = _plays_of(hand, 4, out, masks)
-    for i in range(count):
-        rest = tuple([cards[j] for j in range(4) if not (masks[i] >> j) & 1])
-        HAND_SLOTS[h][i] = ACTION_SUM[out[i]] | (out[i] << 6) | (<uint32_t>ids[rest] << 18)
-        HAND_FIELDS[h] |= (<uint64_t>1) << ACTION_SUM[out[i]]
-    return count
-
-
-cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out, uint8_t *masks) noexcept nogil:
-    """Write the distinct plays of an ascending hand (J6), ascending, each with the
-    slots it takes (a bit mask) in ``masks``; return how many."""
-    cdef int mask, i, high, count = 0
-    cdef uint32_t keys[16]
-    cdef uint16_t a
-    cdef int twins = 0
-    # Equal values make equal multisets: with the hand ascending, a subset is canonical
-    # when it takes the earlier of two equal cards first, i.e. a bit set in ``twins``
-    # (slot i equals slot i - 1) needs the bit below it set too.
-    for i in range(1, n):
-        if hand[i] == hand[i - 1]:
-            twins |= 1 << i
-    keys[0] = 0
-    for mask in range(1, 1 << n):
-        # The key of a subset extends the key of the subset without its highest slot.
-        high = HIGHEST_BIT[mask]
-        keys[mask] = keys[mask ^ (1 << high)] * 20 + hand[high]
-        if mask & twins & ~(mask << 1):
-            continue
-        a = KEY_TO_ACTION[keys[mask]]
-        if a == NO_ACTION:      # J6: sums above 36 name no field
-            continue
-        i = count
-        while i > 0 and out[i - 1] > a:
-            out[i] = out[i - 1]
-            masks[i] = masks[i - 1]
-            i -= 1
-        out[i] = a
-        masks[i] = mask
-        count += 1
-    return count
-
-
-PLAYS = tuple(_build_tables())
-DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
+include "just4fun_tables.pxi"
 
 
 # ---------------------------------------------------------------------------------
@@ -651,90 +548,6 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     return played
 
 
-cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
-    # What `seat` cannot see: the other hands, the draw pile's order and the state's
-    # generator (future reshuffles).  The discards and every hand size are public and
-    # play reveals nothing more (an exchanged hand goes face up to the discard pile), so
-    # the unseen cards -- put in ascending order first, so that nothing of their hidden
-    # arrangement leaks -- are shuffled and dealt back by size: a uniform consistent deal.
-    cdef j4f_t *s = <j4f_t *>state
-    cdef uint8_t unseen[DECK_SIZE]
-    cdef uint8_t count[20]
-    cdef int n = 0, k = 0, p, i, v
-    cdef uint32_t h
-    memset(count, 0, sizeof(count))
-    for p in range(s.n_players):
-        if p != seat:
-            for i in range(s.hand_n[p]):
-                count[s.hand[p][i]] += 1
-    for i in range(s.draw_n):
-        count[s.draw[i]] += 1
-    for v in range(1, 20):
-        for _ in range(count[v]):
-            unseen[n] = v
-            n += 1
-    rng_shuffle_u8(rng, unseen, n)
-    for p in range(s.n_players):
-        if p != seat:
-            h = EMPTY_HAND
-            for _ in range(s.hand_n[p]):
-                h = HAND_ADD[h - N_HANDS][unseen[k]]
-                k += 1
-            _set_hand(s, p, h, s.hand_n[p])
-    memcpy(s.draw, &unseen[k], s.draw_n)
-    rng_seed(&s.rng, rng_next(rng))
-
-
-# Observation planes (docs/games/just4fun.md), in this order; seats are relative to the
-# observer (0 = the observer, 1 = the next seat to its left, ...), cells row-major.
-cdef int _observation_size(const void *config) noexcept nogil:
-    cdef int n = (<const j4f_cfg_t *>config).n_players
-    return N_FIELDS * (3 + n) + 2 * 19 + 3 * n + 1
-
-
-cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
-    # Row by row, so that within a row the cells' bits are consecutive (bit
-    # y * WIDTH + x) and the plain loops over them vectorize; each seat's stone plane
-    # starts at plane 3, the observer's first.
-    cdef const j4f_t *s = <const j4f_t *>state
-    cdef int n = s.n_players
-    cdef int i, r, q, x, y, o
-    cdef int64_t sc[MAX_SEATS]
-    cdef const uint8_t *cells
-    cdef float *row
-    cdef uint64_t locked = s.locked, closed = s.closed[seat]
-    for y in range(6):
-        cells = &s.field[y * WIDTH]
-        row = &out[y * 6]
-        for x in range(6):
-            row[x] = cells[x] * <float>(1.0 / 36)                       # layout
-            # (an int, not a uint64_t, becomes a float in one instruction)
-            row[N_FIELDS + x] = <int>((locked >> (y * WIDTH + x)) & 1)   # locked (J8)
-            row[2 * N_FIELDS + x] = <int>((closed >> cells[x]) & 1)    # closed to the observer
-        q = seat
-        for r in range(n):                                              # stones / 20
-            cells = &s.stones[q][y * WIDTH]
-            row = &out[(3 + r) * N_FIELDS + y * 6]
-            for x in range(6):
-                row[x] = cells[x] * <float>0.05
-            q = q + 1 if q + 1 < n else 0
-    o = (3 + n) * N_FIELDS
-    memset(&out[o], 0, 38 * sizeof(float))                     # hand, discards / 4
-    for i in range(s.hand_n[seat]):
-        out[o + s.hand[seat][i] - 1] += <float>0.25
-    for i in range(s.discard_n):
-        out[o + 18 + s.discard[i]] += <float>0.25
-    o += 38
-    _scores(s, sc)
-    q = seat
-    for r in range(n):                                  # supplies / 20, scores / 666, to act
-        out[o + r] = s.supply[q] * <float>0.05
-        out[o + n + r] = sc[q] * <float>(1.0 / 666)
-        out[o + 2 * n + r] = s.end == RUNNING and s.current == q
-        q = q + 1 if q + 1 < n else 0
-    out[o + 3 * n] = s.draw_n * <float>(1.0 / 55)
-
-
 cdef void _stats(const void *state, int64_t *out) noexcept nogil:
     out[0] = (<const j4f_t *>state).end - 1      # Just4Fun.end_reasons
 
@@ -946,3 +759,7 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
             for i in range(n):
                 hits += _has_four(masks[i] ^ <uint64_t>r)
     return hits
+
+
+# What one seat knows: the determinize and observe slots of KERNEL, in their own file.
+include "just4fun_seat.pxi"

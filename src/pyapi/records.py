@@ -136,8 +136,9 @@ def replay(rec: object) -> AnyState:
                 f" (recorded under rules_version {rec['rules_version']!r}, "
                 f"this is {game.rules_version})"
             )
-            # The engine's message quotes the text already: only its start here.
-            shown = quote(text[:60] if isinstance(text, str) else text)
+            # The engine's message quotes the text already: only its start here (cut
+            # after repr, which writes an unpaired surrogate in six characters).
+            shown = quote(text, limit=60)
             raise InvalidStateError(
                 f"record action {i} {shown} does not replay: {exc}{why}") from None
     result: AnyState = state

@@ -58,8 +58,8 @@ SEED_MAX = 2**64 - 1
 QUOTE_LIMIT = 200
 
 
-def quote(value: object) -> str:
-    """Return ``repr(value)`` cut to about 200 characters, for error messages.
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Return ``repr(value)`` cut to about ``limit`` characters, for error messages.
 
     >>> quote("x" * 500)[-25:]
     "xxxx... (502 characters)'"
@@ -73,9 +73,9 @@ def quote(value: object) -> str:
     except ValueError:  # an int past Python's limit on the digits str() writes
         size = f" of {value.bit_length():,} bits" if isinstance(value, int) else ""
         text = f"<{type(value).__name__}{size}, too long to write out>"
-    if len(text) <= QUOTE_LIMIT:
+    if len(text) <= limit:
         return text
-    return f"{text[:QUOTE_LIMIT]}... ({len(text)} characters)'"
+    return f"{text[:limit]}... ({len(text)} characters)'"
 
 
 def check_int(value: object, what: str) -> int:
