@@ -121,9 +121,11 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
         assert drawn.startswith(b"\r[") and b"/10000000 games" in drawn, drawn
         proc.send_signal(signal.SIGINT)
         start = time.monotonic()
+        # The terminal is read before waiting for the exit: a terminal nobody reads
+        # fills up and then blocks the writer.
+        rest = _read_until(master, b"interrupted\r\n", 60)
         out, _ = proc.communicate(timeout=60)
         stopped = time.monotonic() - start
-        rest = _read_until(master, b"interrupted\r\n", 10)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -139,15 +141,32 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
     assert b"Traceback" not in drawn + rest and b"KeyboardInterrupt" not in drawn + rest
 
 
+def _wait_for_cpu(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has used ``seconds`` of CPU (Linux), else 3 s."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        time.sleep(3)
+        return
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:  # utime + stime
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the process used less than {seconds} s of CPU in 120 s")
+
+
 @posix_only
 def test_ctrl_c_off_a_terminal_is_one_line_too(tmp_path: Path) -> None:
     err = tmp_path / "err"
     with err.open("wb") as e:
         proc = subprocess.Popen([*SIMULATE, "--games", "1e7"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=e)
-        # No bar off a terminal to say when play began: wait long enough to be past the
-        # imports, far from the end (minutes of games).
-        time.sleep(3)
+        # No bar off a terminal to say when play began: wait until the process has
+        # used more CPU than its imports take (about 0.5 s), far from the end (minutes
+        # of games); CPU time, unlike a sleep, does not depend on the machine's load.
+        _wait_for_cpu(proc.pid, 1.5)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130 and out == b""
