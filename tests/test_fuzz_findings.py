@@ -113,3 +113,35 @@ def test_a_record_action_that_does_not_replay_is_quoted_once() -> None:
     with pytest.raises(boardcore.InvalidStateError) as info:
         boardcore.replay(rec)
     assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_a_record_action_that_is_not_text_is_quoted_short(name: str) -> None:
+    # make fuzz (fuzz_replay): a record whose action is a whole document; Fool's
+    # parse_action quoted the non-str value uncut (821 characters of message).
+    import json
+
+    state = _state(name)
+    rec = json.loads(json.dumps(boardcore.record(state)))
+    rec["actions"] = [{"nested": list(range(2000))}]
+    with pytest.raises(boardcore.InvalidStateError) as info:
+        boardcore.replay(rec)
+    assert len(str(info.value)) <= LIMIT, str(info.value)[:300]
+
+
+@pytest.mark.parametrize("call", [
+    lambda big: _state("fool").parse_action(big),
+    lambda big: boardcore.simulate(big, 10, seed=1),
+    lambda big: boardcore.simulate(boardcore.make("fool", players=4), 10 - 10**5000, seed=1),
+    lambda big: boardcore.agents.ISMCTSAgent(iterations=big),
+    lambda big: boardcore.agents.ISMCTSAgent(time_limit=big),
+    lambda big: boardcore.agents.ISMCTSAgent(iterations=100, exploration=big),
+], ids=["parse_action", "simulate-game", "simulate-games", "iterations", "time_limit",
+        "exploration"])
+def test_messages_quote_a_huge_argument_short(call: object) -> None:
+    # The same finding, searched for by hand: every message that wrote an argument
+    # with !r now quotes it (values.quote); a 10**5000 int cannot even be repr()ed.
+    big = list(range(100_000))
+    with pytest.raises((TypeError, boardcore.BoardcoreError)) as info:
+        call(big)  # type: ignore[operator]
+    assert len(str(info.value)) <= LIMIT, str(info.value)[:300]

@@ -33,6 +33,7 @@ import numpy as np
 
 from boardcore._engine._state import EngineConfig as _Config
 from boardcore.errors import InvalidStateError, NotationError
+from boardcore.values import quote
 
 cdef extern from *:
     """
@@ -599,7 +600,7 @@ cdef class FoolState(EngineState):
                 B2..B15 or W1).
         """
         if not isinstance(text, str):
-            raise NotationError(f"notation must be a str, not {text!r}")
+            raise NotationError(f"notation must be a str, not {quote(text)}")
         a = _PARSE.get(text.strip().upper())
         if a is None:
             raise NotationError(

@@ -40,7 +40,7 @@ from importlib import import_module
 
 from boardcore._engine._state import EngineConfig as _Config
 from boardcore.errors import InvalidStateError
-from boardcore.values import check_int
+from boardcore.values import check_int, quote
 
 cdef enum:
     N_COLOURS = 4
@@ -719,7 +719,7 @@ def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
             item = states[i]
             if type(item) is not RummikubJuniorState or (<EngineState>item)._players == 0:
                 raise TypeError(
-                    f"states must hold set-up RummikubJuniorState objects, not {item!r}")
+                    f"states must hold set-up RummikubJuniorState objects, not {quote(item)}")
             st = <RummikubJuniorState>item
             with cython.critical_section(st):
                 buf[i] = st.s

@@ -48,6 +48,7 @@ from boardcore._engine._state cimport EngineConfig, EngineState
 from importlib import import_module
 
 from boardcore.errors import InvalidStateError
+from boardcore.values import quote
 
 cdef extern from *:
     """
@@ -742,7 +743,7 @@ cdef class _ScoreBench:
         for i in range(positions):
             start = game.new_state(seed=derive_seed(seed, 0, <uint64_t>i))
             if not isinstance(start, ThreeOrMoreState):
-                raise TypeError(f"game must be a 3 Or More game, not {game!r}")
+                raise TypeError(f"game must be a 3 Or More game, not {quote(game)}")
             (<ThreeOrMoreState>start)._check()
             s = (<ThreeOrMoreState>start).s
             laid_at = 2 + rng_bounded(&player, DECK - 1)      # 2..48 cards on the table

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from boardcore.simulate import SimulationResult
 from boardcore.stats import Summary, summarize
+from boardcore.values import quote
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -44,7 +45,7 @@ def check_target(path: str) -> None:
     formats = figure_class().canvas.get_supported_filetypes()
     if suffix not in formats:
         raise ValueError(
-            f"--plot {path!r}: name the file with an image suffix: "
+            f"--plot {quote(path)}: name the file with an image suffix: "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )
 

@@ -196,14 +196,14 @@ class ISMCTSAgent(_Seeded):
         self.iterations = 0 if iterations is None else check_int(iterations, "iterations")
         given = iterations is not None
         if not 0 <= self.iterations <= 100_000_000 or (given and self.iterations == 0):
-            raise ConfigurationError(f"iterations must be in 1..100000000, not {iterations!r}")
+            raise ConfigurationError(f"iterations must be in 1..100000000, not {quote(iterations)}")
         self.time_limit = 0.0 if time_limit is None else float(time_limit)
         if not 0 <= self.time_limit <= 86400 or (time_limit is not None and self.time_limit == 0):
             raise ConfigurationError(
-                f"time_limit must be a positive number of seconds, not {time_limit!r}")
+                f"time_limit must be a positive number of seconds, not {quote(time_limit)}")
         self.exploration = float(exploration)
         if not 0 <= self.exploration <= 100:
-            raise ConfigurationError(f"exploration must be in 0..100, not {exploration!r}")
+            raise ConfigurationError(f"exploration must be in 0..100, not {quote(exploration)}")
         self._tree = _search.Tree()
         self.last_iterations = 0
 

@@ -35,6 +35,7 @@ from boardcore._ray import BACKENDS
 from boardcore._registry import GAME_CLASSES
 from boardcore.errors import BoardcoreError
 from boardcore.simulate import SimulationResult, simulate
+from boardcore.values import quote
 
 __all__ = [
     "EXIT_BUG",
@@ -163,7 +164,7 @@ def _option(text: str) -> tuple[str, object]:
     except json.JSONDecodeError:
         value = raw
     except RecursionError:
-        raise ValueError(f"option {key!r}: the value is nested too deeply") from None
+        raise ValueError(f"option {quote(key)}: the value is nested too deeply") from None
     return key, value
 
 

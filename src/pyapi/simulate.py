@@ -148,13 +148,13 @@ def simulate(
             extra).
     """
     if not isinstance(game, Game):
-        raise TypeError(f"game must be a boardcore game (from boardcore.make), not {game!r}")
+        raise TypeError(f"game must be a boardcore game (from boardcore.make), not {quote(game)}")
     n = check_int(games, "games")
     if n < 1:
-        raise ConfigurationError(f"games must be at least 1, not {n!r}")
+        raise ConfigurationError(f"games must be at least 1, not {quote(n)}")
     w = check_int(workers, "workers")
     if w < 1:
-        raise ConfigurationError(f"workers must be at least 1, not {w!r}")
+        raise ConfigurationError(f"workers must be at least 1, not {quote(w)}")
     s = check_seed(seed)
     b = check_backend(backend, address)
     if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):
