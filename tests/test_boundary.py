@@ -162,3 +162,21 @@ def test_set_up_entry_refuses_garbage_fields(name: str) -> None:
         _call(set_up, (game._engine, game, 1, bad))
     for args in itertools.product([None, game._engine], [None, game], [None, 1], [None, {}]):
         _call(set_up, args)
+
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_a_game_that_lies_about_its_seats_does_not_reach_the_engine(name: str) -> None:
+    # reliability defect 2: g._num_players = 60 (or a subclass overriding num_players)
+    # then new_state(...).rollout() wrote out of bounds and segfaulted.
+    players = player_counts(name)[0]
+    game = boardcore.make(name, players=players)
+    game._num_players = 60
+    for state in (game.new_state(seed=1), game.new_state(seed=1).copy()):
+        state.rollout(seed=2)
+        assert state.is_over() and len(state.scores()) == players
+    result = boardcore.simulate(game, 20, seed=1)
+    assert not result.scores[:, players:].any()
+    liar = type("Liar", (type(game),), {"num_players": property(lambda self: 60)})
+    with pytest.raises((ValueError, LookupError)):   # its engine configuration is refused
+        liar(players=players)

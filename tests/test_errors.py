@@ -8,6 +8,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -231,3 +234,82 @@ def test_arguments_out_of_range_are_configuration_errors() -> None:
     over.rollout(seed=2)
     with pytest.raises(IllegalActionError, match="the game is over"):
         agents.RandomAgent(seed=1).act(over)
+
+
+def _deep(depth: int = 100_000) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _refusals(state: Any, value: object) -> list[Callable[[], object]]:
+    """Calls that hand ``value`` to a loader: every document field, record header, option."""
+    game = state.game
+    doc = state.to_dict()
+    rec = boardcore.record(state)
+    calls = [partial(game.state_from_dict, {**doc, key: value}) for key in doc]
+    calls += [partial(boardcore.replay, {**rec, key: value})
+              for key in ("game", "players", "options", "seed")]
+    calls.append(partial(boardcore.replay, {**rec, "options": {"start_player": value}}))
+    calls.append(partial(boardcore.make, game.name, players=game.num_players,
+                         start_player=value))
+    return calls
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_deep_and_huge_values_are_refused_in_short_messages(name: str) -> None:
+    # reliability defect 6: deeply nested values raised RecursionError, from messages
+    # that quoted the whole value (30 MB for a 10-million-item list; 3 MB here).
+    state = midgame(name)
+    before = state.to_dict()
+    for value in (_deep(), [0] * 1_000_000, {"start_player": _deep()}):
+        for refuse in _refusals(state, value):
+            with pytest.raises((InvalidStateError, ConfigurationError)) as info:
+                refuse()
+            assert len(str(info.value)) < 1000, str(info.value)[:300]
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_every_game_loads_a_dict_subclass(name: str) -> None:
+    # reliability defect 6: OrderedDict documents were accepted by two games, refused by two.
+    state = midgame(name)
+    doc = state.to_dict()
+    assert state.game.state_from_dict(OrderedDict(doc)).to_dict() == doc
+
+
+@pytest.mark.parametrize("text", ["\u0661+\u0662", "\uff11+\uff12", "\u00b2", "\u0663",
+                                  "1+\u0662", "\U0001d7d9"])
+def test_just4fun_reads_ascii_digits_only(text: str) -> None:
+    # reliability defect 6: Just4Fun read non-ASCII digits ("\u0661+\u0662" was 1+2).
+    state = midgame("just4fun")
+    before = state.to_dict()
+    with pytest.raises(NotationError):
+        state.parse_action(text)
+    assert state.to_dict() == before
+
+
+def _two_fours(doc: dict[str, Any]) -> dict[str, Any]:
+    stones = [[0] * 36 for _ in doc["stones"]]
+    stones[0][0:4] = stones[1][6:10] = [1, 1, 1, 1]
+    return {"stones": stones}
+
+
+def _uneven_hands(doc: dict[str, Any]) -> dict[str, Any]:
+    cards = [c for hand in doc["hands"] for c in hand]
+    return {"hands": [cards[:23], cards[23:24], cards[24:36], cards[36:48]]}
+
+
+@pytest.mark.parametrize(("name", "players", "impossible"), [
+    ("just4fun", 2, _two_fours),                                  # both seats four in a row
+    ("fool", 4, _uneven_hands),                                   # 23/1/12/12 at round start
+    ("rummikub_junior", 2, lambda doc: {"laid_this_turn": True}),  # laid at move 0
+])
+def test_impossible_positions_do_not_load(name: str, players: int, impossible: Any) -> None:
+    # reliability defect 5: two Just4Fun seats both with four in a row, Fool hands of
+    # 23/1/12/12 at the start of a round, Rummikub laid_this_turn at move 0 all loaded.
+    game = boardcore.make(name, players=players)
+    doc = game.new_state(seed=1).to_dict()
+    with pytest.raises(InvalidStateError, match="not the position"):
+        game.state_from_dict({**doc, **impossible(doc)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
 
 import boardcore
@@ -130,6 +131,15 @@ def test_J2_custom_layout_flat_or_rows() -> None:
         with pytest.raises(ConfigurationError, match=why):
             Just4Fun(players=2, layout=bad)
 
+
+
+@pytest.mark.parametrize("layout", [np.arange(1, 37), np.arange(1, 37).reshape(6, 6),
+                                    np.array(["classic"]), np.zeros(0)])
+def test_J2_a_numpy_layout_is_a_configuration_error(layout: Any) -> None:
+    # reliability defect 6: make("just4fun", layout=np.arange(1, 37)) raised numpy's
+    # "truth value of an array is ambiguous" ValueError.
+    with pytest.raises(ConfigurationError, match="option 'layout'"):
+        boardcore.make("just4fun", players=2, layout=layout)
 
 def test_J3_deck_is_55_cards() -> None:
     d = Just4Fun(players=4).new_state(seed=3).to_dict()

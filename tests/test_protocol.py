@@ -19,7 +19,7 @@ import pytest
 import boardcore
 from boardcore import IllegalActionError, Outcome
 from boardcore.simulate import derive_seed
-from tests.conftest import player_counts, random_walk
+from tests.conftest import player_counts, random_walk, set_up
 
 GAMES_PER_COUNT = 3
 
@@ -252,3 +252,27 @@ def test_undo_back_to_a_set_up_position(name: str) -> None:
         assert start.to_dict() == expected
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         start.undo()
+
+
+def _bounds(name: str) -> dict[str, Any]:
+    """A set-up position's fields at the set-up reader's bounds, which play goes past."""
+    if name == "fool":
+        from boardcore.fool import _ROUND_MAX as rnd
+        return {"round": rnd, "dealer": (rnd + 2) % 4, "leader": (rnd - 1) % 4}
+    from boardcore.rummikub_junior import STARS_MAX, STARS_TOTAL
+    return {"stars": [STARS_MAX] * 2, "bank": STARS_TOTAL - 2 * STARS_MAX}
+
+
+@pytest.mark.parametrize(("name", "field"), [("fool", "round"), ("rummikub_junior", "stars")])
+def test_play_past_the_set_up_bounds_still_loads_and_pickles(name: str, field: str) -> None:
+    # reliability defect 4: the library made states its own loader refused (Rummikub
+    # stars, a Fool round past the loader's bounds after a few moves): no pickle.
+    game = boardcore.make(name, players=player_counts(name)[0])
+    start = set_up(game, {**game.new_state(seed=1).to_dict(), **_bounds(name)})
+    bound = np.max(start.to_dict()[field])
+    for seed in range(3):
+        state = start.copy()
+        for _a in random_walk(state, random.Random(seed)):
+            check_round_trips(state)
+        check_round_trips(state)
+        assert np.max(state.to_dict()[field]) > bound

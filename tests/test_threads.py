@@ -69,6 +69,18 @@ def _hammer(state: Any, rng: random.Random, errors: list[BaseException]) -> None
         errors.append(exc)
 
 
+def _run(game: Any, threads: list[threading.Thread], errors: list[BaseException],
+         states: list[Any]) -> None:
+    """Run the threads; none may fail, and every state must still load back (be whole)."""
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for s in states:
+        assert game.state_from_dict(s.to_dict()).to_dict() == s.to_dict()
+
+
 @pytest.mark.parametrize("name", boardcore.GAMES)
 def test_one_state_many_threads(name: str) -> None:
     game = boardcore.make(name, players=player_counts(name)[-1])
@@ -76,13 +88,7 @@ def test_one_state_many_threads(name: str) -> None:
     errors: list[BaseException] = []
     threads = [threading.Thread(target=_hammer, args=(shared, random.Random(i), errors))
                for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    again = game.state_from_dict(shared.to_dict())
-    assert again.to_dict() == shared.to_dict()
+    _run(game, threads, errors, [shared])
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
@@ -92,10 +98,47 @@ def test_many_states_many_threads(name: str) -> None:
     errors: list[BaseException] = []
     threads = [threading.Thread(target=_hammer, args=(states[i], random.Random(i), errors))
                for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    for s in states:
-        assert game.state_from_dict(s.to_dict()).to_dict() == s.to_dict()
+    _run(game, threads, errors, states)
+
+
+def _race_apply(state: Any, rng: random.Random) -> None:
+    legal = state.legal_actions()
+    if legal:
+        state.apply(rng.choice(legal))
+
+
+RACERS = {
+    "apply": _race_apply,
+    "copy": lambda state, rng: state.copy().to_dict(),
+    "to_dict": lambda state, rng: state.game.state_from_dict(state.to_dict()),
+    "rollout": lambda state, rng: state.rollout(seed=rng.getrandbits(32)),
+}
+
+
+@pytest.mark.parametrize("racer", RACERS)
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_rollout_races_another_call_on_the_same_fresh_state(name: str, racer: str) -> None:
+    # reliability defect 1: rollout() released the GIL while it changed the state and its
+    # history; apply, copy, to_dict or rollout from another thread meanwhile crashed.
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    states = [game.new_state(seed=i) for i in range(150)]
+    start = threading.Barrier(3)
+    errors: list[BaseException] = []
+
+    def run(op: Any, seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for state in states:
+                start.wait()
+                for _ in range(3):
+                    try:
+                        op(state, rng)
+                    except BoardcoreError:
+                        pass   # the other thread ended the game first
+        except BaseException as exc:  # pragma: no cover - reported below
+            start.abort()
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(op, i)) for i, op in
+               enumerate([RACERS["rollout"], RACERS[racer], RACERS[racer]])]
+    _run(game, threads, errors, states)
