@@ -272,6 +272,36 @@ def test_deep_and_huge_values_are_refused_in_short_messages(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
+def test_a_method_handed_a_deep_or_huge_value_refuses_it_briefly(name: str) -> None:
+    # reliability defect 6: apply, action_to_str, view (and Fool's parse_action) of a
+    # nested list raised RecursionError; a million-item list gave ~3 MB of message.
+    state = midgame(name)
+    before = state.to_dict()
+    for value in (_deep(), [0] * 1_000_000, 10**5000):
+        for call in (state.apply, state.action_to_str, state.view, state.parse_action):
+            with pytest.raises((TypeError, ValueError)) as info:   # BoardcoreErrors too
+                call(value)
+            assert len(str(info.value)) < 1000, str(info.value)[:300]
+    assert state.to_dict() == before
+
+
+def test_a_fool_set_up_first_trick_needs_full_hands() -> None:
+    # reliability defect 5: hands of 23/1/12/12 loaded as the start of a round.
+    game = boardcore.make("fool", players=4)
+    doc = game.new_state(seed=1).to_dict()
+    head = {k: doc[k] for k in ("game", "rules_version", "players", "options", "seed")}
+    position = {k: doc[k] for k in ("round", "dealer", "scores", "plus10", "rng")}
+    cards = [c for hand in doc["hands"] for c in hand]
+    position.update(leader=(doc["dealer"] + 1) % 4, fools=[], trick=[],
+                    hands=[cards[:12], cards[12:24], cards[24:36], cards[36:48]])
+    full = game.state_from_dict({**head, "setup": position, "history": []})
+    assert full.view(0).hand_sizes == (12, 12, 12, 12)
+    position["hands"] = [cards[:23], cards[23:24], cards[24:36], cards[36:48]]
+    with pytest.raises(InvalidStateError, match="seat 0 23 cards, expected 12"):
+        game.state_from_dict({**head, "setup": position, "history": []})
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
 def test_every_game_loads_a_dict_subclass(name: str) -> None:
     # reliability defect 6: OrderedDict documents were accepted by two games, refused by two.
     state = midgame(name)

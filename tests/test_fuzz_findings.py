@@ -27,6 +27,8 @@ def _state(name: str) -> boardcore.State:
     "x" * 5000,                         # the final "write 'new R3 ...'" message
     "new R3 J(R4) " + "Q" * 5000,       # the bad tile, quoted twice
     "extend 0 left " + "x" * 5000,      # no run 0 on the table
+    "swap " + "9" * 5000 + " 0",        # int() of 5,000 digits: Python's ValueError
+    "extend " + "9" * 5000 + " left R1",
 ])
 def test_rummikub_junior_parse_action_quotes_at_most_200_characters(text: str) -> None:
     # src/engine/rummikub_junior.pyx, parse_action: f"bad notation {text!r}: ..." quotes

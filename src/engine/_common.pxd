@@ -28,14 +28,21 @@ cdef inline Py_ssize_t action_index(object action, Py_ssize_t num_actions) excep
     return a
 
 
+cdef inline str _quoted(object value):
+    # What a caller handed in, cut short (values.quote): never the whole of a huge or
+    # deeply nested value, and never repr()'s own errors.
+    from boardcore.values import quote
+    return quote(value)
+
+
 cdef inline Py_ssize_t _slow_action_index(object action) except? -2:
     import operator
     if isinstance(action, (bool, float, str, bytes)) or action is None:
-        raise TypeError(f"an action must be an int, not {action!r}")
+        raise TypeError(f"an action must be an int, not {_quoted(action)}")
     try:
         value = operator.index(action)
     except TypeError:
-        raise TypeError(f"an action must be an int, not {action!r}") from None
+        raise TypeError(f"an action must be an int, not {_quoted(action)}") from None
     if value < 0 or value > (1 << 40):
         return -1
     return value
@@ -43,20 +50,20 @@ cdef inline Py_ssize_t _slow_action_index(object action) except? -2:
 
 cdef inline int _illegal(object action, str allowed) except -1:
     from boardcore.errors import IllegalActionError
-    raise IllegalActionError(f"illegal action {action!r}: {allowed}")
+    raise IllegalActionError(f"illegal action {_quoted(action)}: {allowed}")
 
 
 cdef inline int seat_index(object player, int num_players) except -1:
     """Return ``player`` as a seat number; TypeError or ValueError otherwise."""
     import operator
     if isinstance(player, (bool, float, str, bytes)) or player is None:
-        raise TypeError(f"a seat must be an int, not {player!r}")
+        raise TypeError(f"a seat must be an int, not {_quoted(player)}")
     try:
         value = operator.index(player)
     except TypeError:
-        raise TypeError(f"a seat must be an int, not {player!r}") from None
+        raise TypeError(f"a seat must be an int, not {_quoted(player)}") from None
     if not 0 <= value < num_players:
-        raise ValueError(f"seat {player!r} is not in range({num_players})")
+        raise ValueError(f"seat {_quoted(player)} is not in range({num_players})")
     return value
 
 

@@ -29,7 +29,7 @@ from copy import deepcopy
 import numpy as np
 
 from boardcore.errors import BoardcoreError, IllegalActionError
-from boardcore.values import Outcome, header
+from boardcore.values import Outcome, header, quote
 
 cdef extern from *:
     """
@@ -378,7 +378,7 @@ cdef class EngineState:
         # One message for every game: the action, its notation, and what was allowed.
         legal = self.legal_actions()
         if not legal:
-            raise IllegalActionError(f"illegal action {action!r}: the game is over")
+            raise IllegalActionError(f"illegal action {quote(action)}: the game is over")
         shown = ", ".join(f"{b} ({self.action_to_str(b)})" for b in legal[:SHOWN])
         more = f" and {len(legal) - SHOWN} more" if len(legal) > SHOWN else ""
         try:
@@ -386,7 +386,7 @@ cdef class EngineState:
         except BoardcoreError:
             written = ""
         raise IllegalActionError(
-            f"illegal action {action!r}{written} for seat {self.current_player}; "
+            f"illegal action {quote(action)}{written} for seat {self.current_player}; "
             f"legal: {shown}{more}")
 
     @cython.binding(False)

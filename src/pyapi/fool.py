@@ -377,6 +377,15 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
     elif out <= len(trick):
         raise InvalidStateError(
             f"field 'fools' is {quote(fools)}, expected {nfools} seat(s) after the first trick")
+    # A round deals every seat the same hand (F3), and hands only shrink: on the first
+    # trick each seat holds it whole but for the card it has just played.
+    for p in range(n):
+        full = game.hand_size - (not fools and any(e[0] == p for e in played))
+        if len(held[p]) > game.hand_size or (not fools and len(held[p]) != full):
+            raise InvalidStateError(
+                f"field 'hands' gives seat {p} {len(held[p])} cards, expected "
+                + (f"{full} on the round's first trick (F3)" if not fools
+                   else f"at most the {game.hand_size} dealt (F3)"))
     if not over:
         for p in range(n):
             if not held[p] and not any(e[0] == p for e in played):

@@ -121,7 +121,14 @@ class Game(Generic[S]):
         self._num_players = count
         merged = {**self.option_defaults, **options}
         self._options = MappingProxyType(self._normalize_options(merged))
-        self._engine: EngineConfig = self._configure()
+        try:
+            self._engine: EngineConfig = self._configure()
+        except (LookupError, TypeError, ValueError, OverflowError) as exc:
+            # Only a subclass that overrides what the checks above read gets here (a
+            # num_players of 60): the engine's own check refuses what it cannot play.
+            raise ConfigurationError(
+                f"{self.name}: the engine cannot play this configuration "
+                f"({type(exc).__name__}: {quote(str(exc))})") from None
 
     def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
         """Validate ``options`` (every key present) and return them in canonical form."""

@@ -292,8 +292,10 @@ def _parse_action(runs: list[Run], text: object) -> int:
 
 
 def _is_index(word: str, limit: int) -> bool:
-    # A plain decimal below limit, without sign or leading zeros.
-    return word.isascii() and word.isdigit() and word == str(int(word)) and int(word) < limit
+    # A plain decimal below limit, without sign or leading zeros; the length is checked
+    # first: int() refuses more than 4,300 digits with a ValueError.
+    return (word.isascii() and word.isdigit() and len(word) <= len(str(limit))
+            and word == str(int(word)) and int(word) < limit)
 
 
 _TOKEN = re.compile(r"(J\()?([RBYK])(10|[1-9])(\))?")
