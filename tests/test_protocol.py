@@ -83,6 +83,32 @@ def check_illegal_changes_nothing(state: Any) -> None:
         assert state.to_dict() == before
 
 
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_apply_accepts_exactly_the_legal_actions(name: str) -> None:
+    # Each engine's is_legal (what apply asks) is its own code, not a search of legal():
+    # over every action of the game, at positions along seeded games, both agree.
+    from boardcore._registry import GAME_CLASSES
+
+    rng = random.Random(11)
+    cls = GAME_CLASSES[name]
+    for players in (cls.min_players, cls.max_players):
+        state = boardcore.make(name, players=players).new_state(seed=players)
+        for step in range(400):
+            if state.is_over():
+                break
+            if step % 40 == 0:
+                legal = set(state.legal_actions())
+                for a in range(state.game.num_actions):
+                    trial = state.copy()
+                    try:
+                        trial.apply(a)
+                    except IllegalActionError:
+                        assert a not in legal, (step, a)
+                    else:
+                        assert a in legal, (step, a)
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def check_round_trips(state: Any) -> None:
     game = state.game
     d = state.to_dict()
