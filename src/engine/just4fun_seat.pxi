@@ -44,7 +44,7 @@ cdef int _observation_size(const void *config) noexcept nogil:
 
 
 # Import-time tables of _observe.  BIT_ROW: a board row's 6 bits as 0/1 floats (padded
-# to 8, so every row is 32-byte aligned).  The discard pile is counted in one register,
+# to 8 floats, 32 bytes a row).  The discard pile is counted in one register,
 # 3 bits per value (at most 4 of a value, J3): CARD_COUNT[v] is value v's 1, and
 # COUNT_PAIR turns two 3-bit counts into two floats / 4.
 cdef float BIT_ROW[64][8]
