@@ -12,6 +12,7 @@
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t, pick
 from _rng cimport derive_seed, rng_seed, rng_t
@@ -25,6 +26,29 @@ cdef uint64_t RESET_STREAM = 4
 cdef uint64_t OPPONENT_STREAM = 5
 cdef int KINDS[4]
 KINDS[:] = [AGENT_RANDOM, AGENT_GREEDY, AGENT_FLAT, AGENT_ISMCTS]
+
+
+cdef extern from *:
+    """
+    /* Whether a is one of s[0..15]: two compares of 8 on SSE2 (every x86-64), else a
+       loop the compiler may vectorize; no branch an entry either way. */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline int bc_among16(const uint16_t *s, uint16_t a) {
+        __m128i k = _mm_set1_epi16((short)a);
+        __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)s), k);
+        __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(s + 8)), k);
+        return _mm_movemask_epi8(_mm_or_si128(lo, hi)) != 0;
+    }
+    #else
+    static inline int bc_among16(const uint16_t *s, uint16_t a) {
+        uint16_t hit = 0;
+        for (int j = 0; j < 16; j++) hit |= (uint16_t)-(s[j] == a);
+        return hit != 0;
+    }
+    #endif
+    """
+    bint bc_among16(const uint16_t *s, uint16_t a) noexcept nogil
 
 
 cdef class Worker:
@@ -64,6 +88,7 @@ cdef class Batch:
     cdef uint8_t *ended           # per game: it ended in the last step (reset next)
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
+    cdef int *to_act              # per game: the seat to act last written (-1: over)
     cdef readonly bint started    # every game has begun (reset)
     # The caller's arrays, bound once (``bind``): every call writes into them.
     cdef float[:, ::1] obs
@@ -79,7 +104,10 @@ cdef class Batch:
     cdef readonly int learner     # -1: self-play
     cdef agent_t agent
     cdef uint64_t seed
-    cdef int max_legal
+    cdef int width                # entries of a game's list in ``shown``
+    # At most 16 legal actions: each list is padded to 16 with 0xFFFF (above every
+    # action) and an action is looked up by comparing all 16 at once (bc_among16).
+    cdef bint scan
 
     def __cinit__(self, EngineConfig config not None, Py_ssize_t n, uint64_t seed,
                   int learner, int kind, Py_ssize_t budget, double exploration):
@@ -105,15 +133,18 @@ cdef class Batch:
         self.agent.budget = budget
         self.agent.exploration = exploration
         self.seed = seed
-        self.max_legal = self.k.max_legal
+        self.scan = self.k.max_legal <= 16
+        self.width = 16 if self.scan else self.k.max_legal
         self.states = <char *>malloc(n * self.k.state_size)
         self.opponents = <rng_t *>malloc(n * sizeof(rng_t))
         self.episodes = <int64_t *>calloc(n, sizeof(int64_t))
         self.ended = <uint8_t *>calloc(n, sizeof(uint8_t))
-        self.shown = <uint16_t *>malloc(n * self.max_legal * sizeof(uint16_t))
+        self.shown = <uint16_t *>malloc(n * self.width * sizeof(uint16_t))
         self.shown_n = <int *>calloc(n, sizeof(int))
+        self.to_act = <int *>calloc(n, sizeof(int))
         if (self.states == NULL or self.opponents == NULL or self.episodes == NULL
-                or self.ended == NULL or self.shown == NULL or self.shown_n == NULL):
+                or self.ended == NULL or self.shown == NULL or self.shown_n == NULL
+                or self.to_act == NULL):
             raise MemoryError(f"no memory for {n} games")
         cdef Py_ssize_t i
         for i in range(n):
@@ -126,6 +157,7 @@ cdef class Batch:
         free(self.ended)
         free(self.shown)
         free(self.shown_n)
+        free(self.to_act)
 
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
@@ -179,12 +211,16 @@ cdef class Batch:
             self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], w.nodes, w.cap,
                                    w.scratch, w.visits))
 
-    cdef bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
+    cdef inline bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
         # Whether ``a`` is one of the legal actions game i's mask shows (they are the
-        # legal actions of its position, ascending): a binary search, no rules run.
-        cdef const uint16_t *shown = self.shown + i * self.max_legal
+        # legal actions of its position, ascending): no rules run.
+        cdef const uint16_t *shown = self.shown + i * self.width
         cdef int lo = 0, hi = self.shown_n[i], mid
-        while lo < hi:
+        if not 0 <= a < self.num_actions:
+            return False
+        if self.scan:
+            return bc_among16(shown, <uint16_t>a)
+        while lo < hi:                  # a binary search
             mid = (lo + hi) >> 1
             if shown[mid] < a:
                 lo = mid + 1
@@ -192,30 +228,48 @@ cdef class Batch:
                 hi = mid
         return lo < self.shown_n[i] and shown[lo] == a
 
-    cdef void _show(self, Py_ssize_t i, int seat, float *obs, int8_t *mask,
+    cdef void _show(self, Py_ssize_t i, int seat, int to_act, float *obs, int8_t *mask,
                     int32_t *current) noexcept nogil:
-        # Write game i's observation for ``seat``, its legal actions and the seat to act.
+        # Write game i's observation for ``seat``, its legal actions and the seat to act
+        # (``to_act``, that of its position).  The mask changes only where the legal
+        # actions do: last step's are cleared, this step's set, two a round.
         cdef void *s = self._state(i)
-        cdef uint16_t *shown = self.shown + i * self.max_legal
-        cdef int j, to_act = self.k.current(s)
+        cdef uint16_t *shown = self.shown + i * self.width
+        cdef int j, count = self.shown_n[i]
         self.k.observe(s, seat, obs)
-        for j in range(self.shown_n[i]):
-            mask[shown[j]] = 0
-        self.shown_n[i] = self.k.legal(s, shown)
-        for j in range(self.shown_n[i]):
-            mask[shown[j]] = 1
+        for j in range(count >> 1):
+            mask[shown[2 * j]] = 0
+            mask[shown[2 * j + 1]] = 0
+        if count & 1:
+            mask[shown[count - 1]] = 0
+        if self.scan:
+            memset(shown, 0xFF, 16 * sizeof(uint16_t))
+        count = self.k.legal(s, shown)
+        for j in range(count >> 1):
+            mask[shown[2 * j]] = 1
+            mask[shown[2 * j + 1]] = 1
+        if count & 1:
+            mask[shown[count - 1]] = 1
+        self.shown_n[i] = count
+        self.to_act[i] = to_act
         current[0] = to_act
+
+    cdef void _show_begun(self, Py_ssize_t i, float *obs, int8_t *mask,
+                          int32_t *current) noexcept nogil:
+        # _show for a game just begun: for the learner, or in self-play the seat to act.
+        cdef int to_act = self.k.current(self._state(i))
+        self._show(i, self.learner if self.learner >= 0 else to_act, to_act, obs, mask,
+                   current)
 
     def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None):
         """Begin a new episode in games ``start..stop-1``."""
         cdef Py_ssize_t i
-        cdef int seat, j
+        cdef int j
         self._check_slice(start, stop)
         with nogil:
             for i in range(start, stop):
                 self._begin(i, worker)
-                seat = self.learner if self.learner >= 0 else self.k.current(self._state(i))
-                self._show(i, seat, &self.obs[i, 0], &self.mask[i, 0], &self.current[i])
+                self._show_begun(i, &self.obs[i, 0], &self.mask[i, 0], &self.current[i])
                 self.terminated[i] = 0
                 for j in range(self.rewards.shape[1]):
                     self.rewards[i, j] = 0.0
@@ -250,7 +304,7 @@ cdef class Batch:
         self._ready()
         bad = self._first_illegal(actions)
         if bad < 0:
-            self._step(actions, 0, self.n, worker)
+            self._step(actions, 0, self.n, worker, True)
         return bad
 
     def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
@@ -263,10 +317,12 @@ cdef class Batch:
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._ready()
-        self._step(actions, start, stop, worker)
+        self._step(actions, start, stop, worker, False)
 
     cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
-                    Worker worker) noexcept:
+                    Worker worker, bint checked) noexcept:
+        # ``checked``: every action was found legal just before (``step``), so it is not
+        # looked up again.
         cdef Py_ssize_t i
         cdef int seat, p, count, to_act
         cdef int64_t a
@@ -284,13 +340,12 @@ cdef class Batch:
                 terminated[i] = 0
                 if self.ended[i]:
                     self._begin(i, worker)
-                    seat = self.learner if self.learner >= 0 else self.k.current(s)
-                    self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+                    self._show_begun(i, &obs[i, 0], &mask[i, 0], &current[i])
                     continue
                 a = actions[i]
-                if not self._shown(i, a):
+                if not checked and not self._shown(i, a):
                     continue        # unreachable after check(); never trust, never crash
-                seat = self.k.current(s)
+                seat = self.to_act[i]           # the mover: the seat its mask was for
                 self.k.apply(s, <int>a)
                 self._opponents(i, worker)
                 to_act = self.k.current(s)
@@ -311,7 +366,7 @@ cdef class Batch:
                             rewards[i, p] = (1.0 / count) if w[p] else 0.0
                     terminated[i] = 1
                     self.ended[i] = 1
-                self._show(i, seat, &obs[i, 0], &mask[i, 0], &current[i])
+                self._show(i, seat, to_act, &obs[i, 0], &mask[i, 0], &current[i])
 
     def legal_counts(self, int32_t[::1] counts not None):
         """Write how many legal actions every game's mask shows; return the largest."""
@@ -333,7 +388,7 @@ cdef class Batch:
             raise ValueError(f"out must have {self.n} rows")
         with nogil:
             for i in range(self.n):
-                shown = self.shown + i * self.max_legal
+                shown = self.shown + i * self.width
                 for j in range(width):
                     out[i, j] = shown[j] if j < self.shown_n[i] else -1
 
@@ -352,7 +407,7 @@ cdef class Batch:
         rng_seed(&rng, seed)
         with nogil:
             for i in range(self.n):
-                a = pick(self.shown + i * self.max_legal, self.shown_n[i], &rng)
+                a = pick(self.shown + i * self.width, self.shown_n[i], &rng)
                 out[i] = a if a >= 0 and not self.ended[i] else 0
 
     def state_bytes(self, Py_ssize_t i):

@@ -43,44 +43,95 @@ cdef int _observation_size(const void *config) noexcept nogil:
     return N_FIELDS * (3 + n) + 2 * 19 + 3 * n + 1
 
 
+# Import-time tables of _observe.  BIT_ROW: a board row's 6 bits as 0/1 floats (padded
+# to 8 floats, 32 bytes a row).  The discard pile is counted in one register,
+# 3 bits per value (at most 4 of a value, J3): CARD_COUNT[v] is value v's 1, and
+# COUNT_PAIR turns two 3-bit counts into two floats / 4.
+cdef float BIT_ROW[64][8]
+cdef uint64_t CARD_COUNT[20]
+cdef float COUNT_PAIR[64][2]
+
+
+cdef void _build_observe_tables() noexcept:
+    cdef int i, x
+    for i in range(64):
+        for x in range(8):
+            BIT_ROW[i][x] = (i >> x) & 1 if x < 6 else 0
+        COUNT_PAIR[i][0] = (i & 7) * <float>0.25
+        COUNT_PAIR[i][1] = (i >> 3) * <float>0.25
+    CARD_COUNT[0] = 0
+    for i in range(1, 20):
+        CARD_COUNT[i] = (<uint64_t>1) << (3 * (i - 1))
+
+
+_build_observe_tables()
+
+
+cdef inline void _bit_row(float *out, uint64_t bits, int y) noexcept nogil:
+    memcpy(&out[y * 6], BIT_ROW[(bits >> (y * WIDTH)) & 63], 6 * sizeof(float))
+
+
+cdef inline void _bit_plane(float *out, uint64_t bits) noexcept nogil:
+    # The 36 cells of a bitboard (bit y * WIDTH + x) as 0/1, row-major; unrolled by hand
+    # (the compiler keeps a loop of six).
+    _bit_row(out, bits, 0)
+    _bit_row(out, bits, 1)
+    _bit_row(out, bits, 2)
+    _bit_row(out, bits, 3)
+    _bit_row(out, bits, 4)
+    _bit_row(out, bits, 5)
+
+
+cdef inline void _byte_plane(float *out, const uint8_t *cells, float scale) noexcept nogil:
+    # The 36 cells of a per-cell array times ``scale``, row-major.  The rows are gathered
+    # into a local array first (rows 0-4 8 bytes at a time, each copy's last two
+    # overwritten by the next): it cannot alias ``out``, so the conversion vectorizes.
+    cdef uint8_t packed[N_FIELDS]
+    cdef int y, i
+    for y in range(5):
+        memcpy(&packed[y * 6], &cells[y * WIDTH], 8)
+    memcpy(&packed[30], &cells[5 * WIDTH], 6)
+    for i in range(N_FIELDS):
+        out[i] = packed[i] * scale
+
+
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
-    # Row by row, so that within a row the cells' bits are consecutive (bit
-    # y * WIDTH + x) and the plain loops over them vectorize; each seat's stone plane
-    # starts at plane 3, the observer's first.
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int n = s.n_players
-    cdef int i, r, q, x, y, o
+    cdef int i, r, q
     cdef int64_t sc[MAX_SEATS]
-    cdef const uint8_t *cells
-    cdef float *row
-    cdef uint64_t locked = s.locked, closed = s.closed[seat]
-    for y in range(6):
-        cells = &s.field[y * WIDTH]
-        row = &out[y * 6]
-        for x in range(6):
-            row[x] = cells[x] * <float>(1.0 / 36)                       # layout
-            # (an int, not a uint64_t, becomes a float in one instruction)
-            row[N_FIELDS + x] = <int>((locked >> (y * WIDTH + x)) & 1)   # locked (J8)
-            row[2 * N_FIELDS + x] = <int>((closed >> cells[x]) & 1)    # closed to the observer
-        q = seat
-        for r in range(n):                                              # stones / 20
-            cells = &s.stones[q][y * WIDTH]
-            row = &out[(3 + r) * N_FIELDS + y * 6]
-            for x in range(6):
-                row[x] = cells[x] * <float>0.05
-            q = q + 1 if q + 1 < n else 0
-    o = (3 + n) * N_FIELDS
-    memset(&out[o], 0, 38 * sizeof(float))                     # hand, discards / 4
+    cdef uint64_t m = s.closed[seat] & ALL_FIELDS, closed = 0, count = 0
+    cdef const uint8_t *pile = s.discard
+    _byte_plane(out, s.field, <float>(1.0 / 36))                       # layout
+    _bit_plane(&out[N_FIELDS], s.locked)                               # locked (J8)
+    while m:            # closed holds fields (bit f); the plane wants their cells
+        closed |= (<uint64_t>1) << s.cell_of[j4f_ctz64(m)]
+        m &= m - 1
+    _bit_plane(&out[2 * N_FIELDS], closed)                             # closed to the observer
+    q = seat
+    for r in range(n):                                                 # stones / 20
+        _byte_plane(&out[(3 + r) * N_FIELDS], s.stones[q], <float>0.05)
+        q = q + 1 if q + 1 < n else 0
+    out += (3 + n) * N_FIELDS
+    memset(out, 0, 19 * sizeof(float))                                 # hand / 4
     for i in range(s.hand_n[seat]):
-        out[o + s.hand[seat][i] - 1] += <float>0.25
-    for i in range(s.discard_n):
-        out[o + 18 + s.discard[i]] += <float>0.25
-    o += 38
+        out[s.hand[seat][i] - 1] += <float>0.25
+    out += 19
+    for i in range(s.discard_n >> 2):           # discards / 4, four cards a round
+        count += (CARD_COUNT[pile[0]] + CARD_COUNT[pile[1]]
+                  + CARD_COUNT[pile[2]] + CARD_COUNT[pile[3]])
+        pile += 4
+    for i in range(s.discard_n & 3):
+        count += CARD_COUNT[pile[i]]
+    for i in range(9):
+        memcpy(&out[2 * i], COUNT_PAIR[(count >> (6 * i)) & 63], 2 * sizeof(float))
+    out[18] = COUNT_PAIR[(count >> 54) & 63][0]
+    out += 19
     _scores(s, sc)
     q = seat
     for r in range(n):                                  # supplies / 20, scores / 666, to act
-        out[o + r] = s.supply[q] * <float>0.05
-        out[o + n + r] = sc[q] * <float>(1.0 / 666)
-        out[o + 2 * n + r] = s.end == RUNNING and s.current == q
+        out[r] = s.supply[q] * <float>0.05
+        out[n + r] = sc[q] * <float>(1.0 / 666)
+        out[2 * n + r] = s.end == RUNNING and s.current == q
         q = q + 1 if q + 1 < n else 0
-    out[o + 3 * n] = s.draw_n * <float>(1.0 / 55)
+    out[3 * n] = s.draw_n * <float>(1.0 / 55)

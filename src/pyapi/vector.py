@@ -219,7 +219,7 @@ class VectorEnv:
 
     def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
         """Return a uniformly random legal action for every game (a baseline policy)."""
-        out = np.zeros(self.num_envs, dtype=np.int64)
+        out = np.empty(self.num_envs, dtype=np.int64)    # every entry is written
         self._batch.random_actions(out, check_seed(seed))
         return out
 
