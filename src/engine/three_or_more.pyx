@@ -170,13 +170,11 @@ cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept
     return t - 1
 
 
-cdef inline int _square(const uint16_t *p, int y, int x, int seg, bint top, bint bottom,
-                        lines_t *out, int *count) noexcept nogil:
+cdef inline int _square(const uint16_t *p, int y, int x, int vertical, lines_t *out,
+                        int *count) noexcept nogil:
     # The points of the lines through one square of a card just laid: square row y, bit
-    # x of its colour's plane ``p``.  ``seg`` > 0 when the square begins a run of ``seg``
-    # equal colours down the card, so that the vertical line, if any, is counted here;
-    # only the card's top square (``top``) can reach above the card, and only a run that
-    # ends at the card's bottom square (``bottom``) below it.
+    # x of its colour's plane ``p``; ``vertical`` is the length of the vertical run
+    # counted at this square (0: none is, see _score).
     #
     # Most squares around a new card hold nothing of its colours, so no line is looked
     # for blind: one load each of the row above, the row itself and the row below gives
@@ -189,10 +187,7 @@ cdef inline int _square(const uint16_t *p, int y, int x, int seg, bint top, bint
         # horizontal: the run of set bits around bit x, by two bit scans
         x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
         pts += _run(out, count, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
-    if seg:
-        up = _reach(p, y, x, -1, 0) if top else 0
-        down = _reach(p, y + seg - 1, x, 1, 0) if bottom else 0
-        pts += _run(out, count, 1, y - up, x, seg + up + down)
+    pts += _run(out, count, 1, y - (vertical >> 8), x, vertical & 255)
     if (above | below) & 5:
         up = _reach(p, y, x, -1, -1) if above & 1 else 0        # falling (\)
         down = _reach(p, y, x, 1, 1) if below & 4 else 0
@@ -210,17 +205,25 @@ cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
     # length; diagonals x2.  The card's squares share one column, so horizontal and
     # diagonal lines through different squares are different lines; a vertical line is
     # counted at the topmost of the card's squares it contains.  Returns the points and
-    # sets n_lines; the lines themselves go to ``out`` unless it is NULL.  The squares
-    # are written out one by one so that each one's colour runs are constants.
+    # sets n_lines; the lines themselves go to ``out`` unless it is NULL.
+    #
+    # Down the card the colours are known: equal neighbours (e01, e12) make one run, only
+    # the top square's run can reach above the card (``up``) and only the bottom one's
+    # below it (``down``).  So the vertical runs are sums, without a branch on the
+    # colours, passed to _square as length | squares above the card << 8; a square that
+    # continues the run above it gets length 0.  The three squares are written out so
+    # that each one's constants fold.
     cdef int k0 = shown >> 4, k1 = (shown >> 2) & 3, k2 = shown & 3, pts, count = 0
-    cdef int seg0 = 1 + (k1 == k0) + (k1 == k0 and k2 == k0)
-    cdef int seg1 = 0 if k1 == k0 else 1 + (k2 == k1)
-    cdef int seg2 = 0 if k2 == k1 else 1
+    cdef int e01 = k0 == k1, e12 = k1 == k2
+    cdef int up = _reach(s.plane[k0], y_top, x, -1, 0)
+    cdef int down = _reach(s.plane[k2], y_top + 2, x, 1, 0)
     if out != NULL:
         out.n = 0
-    pts = _square(s.plane[k0], y_top, x, seg0, True, seg0 == 3, out, &count)
-    pts += _square(s.plane[k1], y_top + 1, x, seg1, False, seg1 == 2, out, &count)
-    pts += _square(s.plane[k2], y_top + 2, x, seg2, False, True, out, &count)
+    pts = _square(s.plane[k0], y_top, x,
+                  (up << 8) | (1 + up + e01 + (e01 & e12) * (1 + down)), out, &count)
+    pts += _square(s.plane[k1], y_top + 1, x, (1 - e01) * (1 + e12 * (1 + down)), out,
+                   &count)
+    pts += _square(s.plane[k2], y_top + 2, x, (1 - e12) * (1 + down), out, &count)
     n_lines[0] = count
     return pts
 
@@ -375,28 +378,35 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef tom_t *s = <tom_t *>state
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
-    cdef int seat = s.current, j, k, y, row, col, pts, n_lines, drawn
+    cdef int seat = s.current, j, k, y, row, col, pts, n_lines, drawn, a, b
     cdef uint8_t *hand = s.hand[seat]
     if s.turns == 2:
         turned = rest & 1
         rest >>= 1
     place = rest
     shown = _reverse(card) if turned else card     # T3
-    j = 0
-    while hand[j] != card:
-        j += 1
+    j = (hand[0] != card) + ((hand[0] != card) & (hand[1] != card))    # its first slot
     # The card leaves the hand and, while the stock lasts, the card drawn (T8) takes its
     # slot and moves to its sorted place: one pass instead of a removal and an insertion.
+    # A full hand (always, but in a set-up position) keeps cards a <= b besides slot j,
+    # and the drawn card goes before, between or after them: min and max, no branch.
     if s.next_draw < DECK:
         drawn = s.deck[s.next_draw]
         s.next_draw += 1
-        while j > 0 and hand[j - 1] > drawn:
-            hand[j] = hand[j - 1]
-            j -= 1
-        while j + 1 < s.hand_n[seat] and hand[j + 1] < drawn:
-            hand[j] = hand[j + 1]
-            j += 1
-        hand[j] = <uint8_t>drawn
+        if s.hand_n[seat] == HAND:
+            a = hand[j == 0]
+            b = hand[2 - (j == 2)]
+            hand[0] = <uint8_t>(drawn if drawn < a else a)
+            hand[2] = <uint8_t>(drawn if drawn > b else b)
+            hand[1] = <uint8_t>(a + b + drawn - hand[0] - hand[2])
+        else:
+            while j > 0 and hand[j - 1] > drawn:
+                hand[j] = hand[j - 1]
+                j -= 1
+            while j + 1 < s.hand_n[seat] and hand[j + 1] < drawn:
+                hand[j] = hand[j + 1]
+                j += 1
+            hand[j] = <uint8_t>drawn
     else:
         s.hand_n[seat] -= 1
         if j < s.hand_n[seat]:          # at most two cards move: no loop (nor memmove)
@@ -484,7 +494,7 @@ cdef int _current(const void *state) noexcept nogil:
     return (<const tom_t *>state).current
 
 
-cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+cdef inline int _random_action(const void *state, rng_t *player) noexcept nogil:
     # legal[bounded(count)] without writing the list: every open place offers the same
     # forms, so the draw names a place and a form.
     cdef const tom_t *s = <const tom_t *>state
