@@ -110,9 +110,8 @@ cdef uint8_t NEW_COLOUR[N_NEW]
 cdef uint8_t NEW_LO[N_NEW]
 cdef uint8_t NEW_LEN[N_NEW]
 cdef uint16_t NEW_MASK[N_NEW]
-# How many new runs one colour offers: [pending][jokers][numbers held] (K5a, K5c, K6).
-# The random player needs only the count of the legal actions and one of them, so
-# colours are counted here and only the chosen one is listed.
+# How many new runs one colour offers: [pending][jokers][numbers held] (K5a, K5c, K6);
+# the random player counts colours here and lists only the one its draw lands in.
 cdef uint16_t NEW_COUNT[2][N_JOKERS + 1][1024]
 
 
@@ -171,12 +170,6 @@ cdef inline uint64_t _bit(int colour, int number) noexcept nogil:
     return (<uint64_t>1) << _tile(colour, number)
 
 
-cdef inline int _end(const run_t *run, int right) noexcept nogil:
-    # K5b: the number that extends ``run`` at its right (or left) end; outside 1..10
-    # when that end has no room.
-    return run.lo + run.length if right else run.lo - 1
-
-
 cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
     cdef rkj_t *s = <rkj_t *>state
     cdef const rkj_cfg_t *cfg = <const rkj_cfg_t *>config
@@ -216,27 +209,9 @@ cdef int _new_runs(int c, uint32_t held, int jokers, bint pending, uint16_t *out
     # at least one joker (K5c).  Appends ascending to `out` (when not NULL) from index
     # n and returns the new count.  Masks are relative to the run: bit i = position i.
     cdef int lo, length, k, need
-    cdef uint32_t span, missing, spare, sub, m, full, starts
+    cdef uint32_t span, missing, spare, sub, m, full
     if held == 0 or POP[held] + jokers < 3:
         return n                           # K3/K6: 3 tiles, one of them numbered
-    if jokers == 0:
-        if pending:
-            return n
-        # Runs without jokers start where 3 numbers in a row are held; each grows while
-        # the next number is held.  Same order as below: lo, then length.
-        starts = held & (held >> 1) & (held >> 2)
-        while starts:
-            lo = LOW[starts] + 1
-            starts &= starts - 1
-            length = 3
-            while True:
-                if out != NULL:
-                    out[n] = A_NEW + BASE[c][lo][length]     # RANK[length][0] == 0
-                n += 1
-                if lo + length > N_NUMBERS or not (held >> (lo + length - 1)) & 1:
-                    break
-                length += 1
-        return n
     for lo in range(1, 9):
         for length in range(3, 12 - lo):
             span = (((<uint32_t>1) << length) - 1) << (lo - 1)
@@ -278,8 +253,7 @@ cdef bint _joker_place(const rkj_t *s, uint64_t rack, int jokers) noexcept nogil
 
 cdef inline int _legal_head(const rkj_t *s, uint16_t *out) noexcept nogil:
     # The legal actions below the new runs, ascending, into ``out`` (room for A_NEW);
-    # how many.  The seat to act is a seat.  Each candidate is written and kept by its
-    # count, so the loop does not branch on the rack.
+    # how many.  Each is written and kept by its count: no branch on the rack.
     cdef int p = s.current, r, i, n = 0, base
     cdef int jokers = s.rack_jokers[p] > 0
     cdef uint64_t tiles = not s.pending               # K5c: a taken joker goes first
@@ -305,10 +279,8 @@ cdef inline int _legal_head(const rkj_t *s, uint16_t *out) noexcept nogil:
         swaps |= run.jokers & <uint16_t>(rack >> base)
     if tiles and swaps:                                # K5c
         for r in range(s.n_runs):
-            run = &s.runs[r]
-            # The joker positions whose tile the rack holds, as positions (bit i).
-            jm = run.jokers & <uint16_t>(
-                (rack >> (run.colour * N_NUMBERS + run.lo - 1)) & 0x3FF)
+            run = &s.runs[r]               # its joker places whose tile the rack holds:
+            jm = run.jokers & <uint16_t>(rack >> (run.colour * N_NUMBERS + run.lo - 1))
             while jm:
                 i = LOW[jm]
                 jm &= jm - 1
@@ -319,23 +291,25 @@ cdef inline int _legal_head(const rkj_t *s, uint16_t *out) noexcept nogil:
     return n
 
 
-cdef inline uint32_t _numbers(const rkj_t *s, int c) noexcept nogil:
-    # The numbers of colour c the seat to act holds, bit k = number k + 1.
-    return <uint32_t>((s.rack[s.current] >> (c * N_NUMBERS)) & 0x3FF)
+cdef inline int _colour_runs(const rkj_t *s, int c, uint16_t *out, int n) noexcept nogil:
+    # The new runs of colour c the seat to act can lay: appended to ``out`` from index
+    # n (the new count returned), or only counted (from the table) when ``out`` is NULL.
+    cdef uint32_t held = (s.rack[s.current] >> (c * N_NUMBERS)) & 0x3FF
+    cdef int count = NEW_COUNT[s.pending][s.rack_jokers[s.current]][held]
+    if out == NULL or count == 0:
+        return n + count
+    return _new_runs(c, held, s.rack_jokers[s.current], s.pending, out, n)
 
 
 cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
     cdef const rkj_t *s = <const rkj_t *>state
     cdef int c, n
-    cdef int jokers
     if s.current == NO_SEAT:
         return 0
     n = _legal_head(s, out)
-    jokers = s.rack_jokers[s.current]
     for c in range(N_COLOURS):                         # K5a
-        if NEW_COUNT[s.pending][jokers][_numbers(s, c)]:
-            n = _new_runs(c, _numbers(s, c), jokers, s.pending, out, n)
+        n = _colour_runs(s, c, out, n)
     return n
 
 
@@ -360,7 +334,8 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
         if r >= s.n_runs:
             return False
         run = &s.runs[r]
-        num = _end(run, (x >> 1) & 1)
+        # K5b: the number that extends the run at that end; outside 1..10 without room
+        num = run.lo + run.length if (x >> 1) & 1 else run.lo - 1
         if not 1 <= num <= N_NUMBERS:
             return False
         if x & 1:
@@ -532,32 +507,28 @@ cdef int _current(const void *state) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    # legal[bounded(count)] with only what the draw needs written: the actions below
-    # the new runs, and the new runs of the one colour the draw lands in (NEW_COUNT
-    # counts the others).
+    # legal[bounded(count)], writing only the actions below the new runs and the new
+    # runs of the one colour the draw lands in (NEW_COUNT counts the others).
     cdef const rkj_t *s = <const rkj_t *>state
     cdef uint16_t legal[A_NEW]
     cdef uint16_t runs[N_NEW_COLOUR]
-    cdef int n, c, i, count, jokers
+    cdef int n, c, i, count
     if s.current == NO_SEAT:
         return -1
-    n = _legal_head(s, legal)
-    jokers = s.rack_jokers[s.current]
-    count = n
+    count = n = _legal_head(s, legal)
     for c in range(N_COLOURS):
-        count += NEW_COUNT[s.pending][jokers][_numbers(s, c)]
+        count = _colour_runs(s, c, NULL, count)
     if count == 0:
         return -1
     i = rng_bounded(player, <uint32_t>count)
     if i < n:
         return legal[i]
-    i -= n
     c = 0
-    while i >= NEW_COUNT[s.pending][jokers][_numbers(s, c)]:
-        i -= NEW_COUNT[s.pending][jokers][_numbers(s, c)]
+    while i >= _colour_runs(s, c, NULL, n):     # n: the actions before colour c's runs
+        n = _colour_runs(s, c, NULL, n)
         c += 1
-    _new_runs(c, _numbers(s, c), jokers, s.pending, runs, 0)
-    return runs[i]
+    _colour_runs(s, c, runs, 0)
+    return runs[i - n]
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:

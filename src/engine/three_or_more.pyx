@@ -172,13 +172,10 @@ cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept
 
 cdef inline int _square(const uint16_t *p, int y, int x, int vertical, lines_t *out,
                         int *count) noexcept nogil:
-    # The points of the lines through one square of a card just laid: square row y, bit
-    # x of its colour's plane ``p``; ``vertical`` is the length of the vertical run
-    # counted at this square (0: none is, see _score).
-    #
-    # Most squares around a new card hold nothing of its colours, so no line is looked
-    # for blind: one load each of the row above, the row itself and the row below gives
-    # all eight neighbours, and a line is scanned or walked only past a set neighbour.
+    # The points of the lines through square row y, bit x of plane ``p``, of a card just
+    # laid; ``vertical``: see _score.  Most squares around a new card hold nothing of its
+    # colours: the rows above, at and below give all eight neighbours in three loads, and
+    # a line is scanned or walked only past a set neighbour.
     cdef int pts = 0, x0, up, down
     cdef uint32_t w = p[y]
     cdef uint32_t above = p[y - 1] >> (x - 1)    # bit 0: the left neighbour, bit 2: right
@@ -207,12 +204,10 @@ cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
     # counted at the topmost of the card's squares it contains.  Returns the points and
     # sets n_lines; the lines themselves go to ``out`` unless it is NULL.
     #
-    # Down the card the colours are known: equal neighbours (e01, e12) make one run, only
-    # the top square's run can reach above the card (``up``) and only the bottom one's
-    # below it (``down``).  So the vertical runs are sums, without a branch on the
-    # colours, passed to _square as length | squares above the card << 8; a square that
-    # continues the run above it gets length 0.  The three squares are written out so
-    # that each one's constants fold.
+    # Down the card, equal neighbours (e01, e12) make one run; only the top square's can
+    # reach above the card (``up``), only the bottom one's below (``down``).  So each is
+    # a sum, not a branch, given to _square as length | squares above << 8 (0 for a
+    # square that continues the run above it); the squares are written out to fold.
     cdef int k0 = shown >> 4, k1 = (shown >> 2) & 3, k2 = shown & 3, pts, count = 0
     cdef int e01 = k0 == k1, e12 = k1 == k2
     cdef int up = _reach(s.plane[k0], y_top, x, -1, 0)
@@ -310,22 +305,14 @@ cdef inline int _phase(const tom_t *s) noexcept nogil:
 cdef inline int _places(const tom_t *s, int *first) noexcept nogil:
     # The open places (T6, T7): the first one and how many there are, in action order.
     cdef int phase = _phase(s)
-    if phase == 1:
-        first[0] = P_LEFT
-        return 2
-    if phase == 2:
-        first[0] = P_TOP_LEFT
-        return 4
-    first[0] = P_NEXT
-    return 1
+    first[0] = P_LEFT if phase == 1 else P_TOP_LEFT if phase == 2 else P_NEXT
+    return 2 if phase == 1 else 4 if phase == 2 else 1
 
 
 cdef inline int _forms(const tom_t *s, int seat, uint8_t *forms) noexcept nogil:
-    # What every open place offers alike, in action order: each distinct card as held
-    # (``card``), then with allow_rotation each distinct card that reads differently
-    # turned (``64 + card``; T3: a card that reads the same both ways has no turned
-    # form).  An action is ``place * turns * 64`` plus one of these.  The hand is
-    # sorted, so equal cards are neighbours.
+    # What every open place offers alike, in action order (an action is ``place * turns
+    # * 64`` plus one): each distinct card as held, then with allow_rotation ``64 +`` each
+    # one that reads differently turned (T3).  Equal cards are neighbours: hands are sorted.
     cdef const uint8_t *hand = s.hand[seat]
     cdef int n = 0, turned, j, card
     for turned in range(s.turns):
@@ -386,33 +373,26 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     place = rest
     shown = _reverse(card) if turned else card     # T3
     j = (hand[0] != card) + ((hand[0] != card) & (hand[1] != card))    # its first slot
-    # The card leaves the hand and, while the stock lasts, the card drawn (T8) takes its
-    # slot and moves to its sorted place: one pass instead of a removal and an insertion.
-    # A full hand (always, but in a set-up position) keeps cards a <= b besides slot j,
-    # and the drawn card goes before, between or after them: min and max, no branch.
-    if s.next_draw < DECK:
+    # The card leaves the hand; while the stock lasts one is drawn (T8).  A full hand
+    # (always, but in a set-up position) keeps cards a <= b besides slot j, and the
+    # drawn card goes before, between or after them: a min and a max, no branch.
+    if s.next_draw < DECK and s.hand_n[seat] == HAND:
         drawn = s.deck[s.next_draw]
         s.next_draw += 1
-        if s.hand_n[seat] == HAND:
-            a = hand[j == 0]
-            b = hand[2 - (j == 2)]
-            hand[0] = <uint8_t>(drawn if drawn < a else a)
-            hand[2] = <uint8_t>(drawn if drawn > b else b)
-            hand[1] = <uint8_t>(a + b + drawn - hand[0] - hand[2])
-        else:
-            while j > 0 and hand[j - 1] > drawn:
-                hand[j] = hand[j - 1]
-                j -= 1
-            while j + 1 < s.hand_n[seat] and hand[j + 1] < drawn:
-                hand[j] = hand[j + 1]
-                j += 1
-            hand[j] = <uint8_t>drawn
+        a = hand[j == 0]
+        b = hand[2 - (j == 2)]
+        hand[0] = <uint8_t>(drawn if drawn < a else a)
+        hand[2] = <uint8_t>(drawn if drawn > b else b)
+        hand[1] = <uint8_t>(a + b + drawn - hand[0] - hand[2])
     else:
         s.hand_n[seat] -= 1
         if j < s.hand_n[seat]:          # at most two cards move: no loop (nor memmove)
             hand[j] = hand[j + 1]
             if j + 1 < s.hand_n[seat]:
                 hand[j + 1] = hand[j + 2]
+        if s.next_draw < DECK:
+            _insert_card(s, seat, s.deck[s.next_draw])
+            s.next_draw += 1
     if place == P_NEXT:                 # T7: the next column, away from the corner
         row = s.open_row
         col = s.open_next
