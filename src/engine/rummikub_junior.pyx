@@ -31,8 +31,8 @@ from libc.string cimport memset
 
 from _common cimport action_index, seat_index
 from _history cimport hist_t
-from _kernel cimport kernel_t, pick, play_out
-from _rng cimport rng_next, rng_seed, rng_shuffle_u8, rng_t
+from _kernel cimport kernel_t, play_out
+from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
@@ -63,6 +63,7 @@ cdef enum:
     A_SWAP = 58
     A_NEW = 198
     N_NEW = 9660
+    N_NEW_COLOUR = 2415   # new runs of one colour
     N_ACTIONS = 9858
     # pass and end exclude each other; a rack of 39 tiles and 4 jokers makes nearly
     # every new run legal at once, so no much lower bound holds.
@@ -109,10 +110,13 @@ cdef uint8_t NEW_COLOUR[N_NEW]
 cdef uint8_t NEW_LO[N_NEW]
 cdef uint8_t NEW_LEN[N_NEW]
 cdef uint16_t NEW_MASK[N_NEW]
+# How many new runs one colour offers: [pending][jokers][numbers held] (K5a, K5c, K6);
+# the random player counts colours here and lists only the one its draw lands in.
+cdef uint16_t NEW_COUNT[2][N_JOKERS + 1][1024]
 
 
 cdef int _build_tables() except -1:
-    cdef int m, length, c, lo, r, k = 0
+    cdef int m, length, c, lo, r, jokers, pending, k = 0
     for m in range(1024):
         POP[m] = POP[m >> 1] + (m & 1) if m else 0
         LOW[m] = 0 if m & 1 or m == 0 else LOW[m >> 1] + 1
@@ -139,6 +143,10 @@ cdef int _build_tables() except -1:
                         k += 1
     if k != N_NEW:
         raise AssertionError(f"new-run table holds {k} runs, expected {N_NEW}")
+    for pending in range(2):
+        for jokers in range(N_JOKERS + 1):
+            for m in range(1024):
+                NEW_COUNT[pending][jokers][m] = _new_runs(0, m, jokers, pending, NULL, 0)
     return 0
 
 
@@ -160,12 +168,6 @@ cdef inline int _tile(int colour, int number) noexcept nogil:
 
 cdef inline uint64_t _bit(int colour, int number) noexcept nogil:
     return (<uint64_t>1) << _tile(colour, number)
-
-
-cdef inline int _end(const run_t *run, int right) noexcept nogil:
-    # K5b: the number that extends ``run`` at its right (or left) end; outside 1..10
-    # when that end has no room.
-    return run.lo + run.length if right else run.lo - 1
 
 
 cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
@@ -207,27 +209,9 @@ cdef int _new_runs(int c, uint32_t held, int jokers, bint pending, uint16_t *out
     # at least one joker (K5c).  Appends ascending to `out` (when not NULL) from index
     # n and returns the new count.  Masks are relative to the run: bit i = position i.
     cdef int lo, length, k, need
-    cdef uint32_t span, missing, spare, sub, m, full, starts
+    cdef uint32_t span, missing, spare, sub, m, full
     if held == 0 or POP[held] + jokers < 3:
         return n                           # K3/K6: 3 tiles, one of them numbered
-    if jokers == 0:
-        if pending:
-            return n
-        # Runs without jokers start where 3 numbers in a row are held; each grows while
-        # the next number is held.  Same order as below: lo, then length.
-        starts = held & (held >> 1) & (held >> 2)
-        while starts:
-            lo = LOW[starts] + 1
-            starts &= starts - 1
-            length = 3
-            while True:
-                if out != NULL:
-                    out[n] = A_NEW + BASE[c][lo][length]     # RANK[length][0] == 0
-                n += 1
-                if lo + length > N_NUMBERS or not (held >> (lo + length - 1)) & 1:
-                    break
-                length += 1
-        return n
     for lo in range(1, 9):
         for length in range(3, 12 - lo):
             span = (((<uint32_t>1) << length) - 1) << (lo - 1)
@@ -262,63 +246,70 @@ cdef bint _joker_place(const rkj_t *s, uint64_t rack, int jokers) noexcept nogil
         if s.runs[r].length < N_NUMBERS:
             return True
     for c in range(N_COLOURS):
-        if _new_runs(c, <uint32_t>((rack >> (c * N_NUMBERS)) & 0x3FF), jokers, True,
-                     NULL, 0):
+        if NEW_COUNT[1][jokers][(rack >> (c * N_NUMBERS)) & 0x3FF]:
             return True
     return False
+
+
+cdef inline int _legal_head(const rkj_t *s, uint16_t *out) noexcept nogil:
+    # The legal actions below the new runs, ascending, into ``out`` (room for A_NEW);
+    # how many.  Each is written and kept by its count: no branch on the rack.
+    cdef int p = s.current, r, i, n = 0, base
+    cdef int jokers = s.rack_jokers[p] > 0
+    cdef uint64_t tiles = not s.pending               # K5c: a taken joker goes first
+    cdef uint64_t rack = s.rack[p], tile
+    cdef uint16_t jm, swaps = 0
+    cdef const run_t *run
+    if tiles:
+        out[n] = A_END if s.laid else A_PASS          # K5 end, K8 pass
+        n += 1
+    for r in range(s.n_runs):                          # K5b
+        run = &s.runs[r]
+        base = run.colour * N_NUMBERS + run.lo - 1     # the tile of the run's first place
+        if run.lo > 1:
+            out[n] = A_EXTEND + 4 * r
+            n += <int>((rack >> (base - 1)) & tiles)
+            out[n] = A_EXTEND + 4 * r + 1
+            n += jokers
+        if run.lo + run.length <= N_NUMBERS:
+            out[n] = A_EXTEND + 4 * r + 2
+            n += <int>((rack >> (base + run.length)) & tiles)
+            out[n] = A_EXTEND + 4 * r + 3
+            n += jokers
+        swaps |= run.jokers & <uint16_t>(rack >> base)
+    if tiles and swaps:                                # K5c
+        for r in range(s.n_runs):
+            run = &s.runs[r]               # its joker places whose tile the rack holds:
+            jm = run.jokers & <uint16_t>(rack >> (run.colour * N_NUMBERS + run.lo - 1))
+            while jm:
+                i = LOW[jm]
+                jm &= jm - 1
+                tile = _bit(run.colour, run.lo + i)
+                if _joker_place(s, rack & ~tile, s.rack_jokers[p] + 1):
+                    out[n] = A_SWAP + 10 * r + i
+                    n += 1
+    return n
+
+
+cdef inline int _colour_runs(const rkj_t *s, int c, uint16_t *out, int n) noexcept nogil:
+    # The new runs of colour c the seat to act can lay: appended to ``out`` from index
+    # n (the new count returned), or only counted (from the table) when ``out`` is NULL.
+    cdef uint32_t held = (s.rack[s.current] >> (c * N_NUMBERS)) & 0x3FF
+    cdef int count = NEW_COUNT[s.pending][s.rack_jokers[s.current]][held]
+    if out == NULL or count == 0:
+        return n + count
+    return _new_runs(c, held, s.rack_jokers[s.current], s.pending, out, n)
 
 
 cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number."""
     cdef const rkj_t *s = <const rkj_t *>state
-    cdef int p, r, i, c, n = 0
-    cdef int jokers, num
-    cdef bint pending
-    cdef uint64_t rack, tile
-    cdef uint16_t jm
-    cdef const run_t *run
+    cdef int c, n
     if s.current == NO_SEAT:
         return 0
-    p = s.current
-    rack = s.rack[p]
-    jokers = s.rack_jokers[p]
-    pending = s.pending
-    if not pending:
-        out[n] = A_END if s.laid else A_PASS          # K5 end, K8 pass
-        n += 1
-    for r in range(s.n_runs):                          # K5b
-        run = &s.runs[r]
-        if run.lo > 1:
-            if not pending and rack & _bit(run.colour, run.lo - 1):
-                out[n] = A_EXTEND + 4 * r
-                n += 1
-            if jokers:
-                out[n] = A_EXTEND + 4 * r + 1
-                n += 1
-        num = run.lo + run.length
-        if num <= N_NUMBERS:
-            if not pending and rack & _bit(run.colour, num):
-                out[n] = A_EXTEND + 4 * r + 2
-                n += 1
-            if jokers:
-                out[n] = A_EXTEND + 4 * r + 3
-                n += 1
-    if not pending:                                    # K5c
-        for r in range(s.n_runs):
-            run = &s.runs[r]
-            # The joker positions whose tile the rack holds, as positions (bit i).
-            jm = run.jokers & <uint16_t>(
-                (rack >> (run.colour * N_NUMBERS + run.lo - 1)) & 0x3FF)
-            while jm:
-                i = LOW[jm]
-                jm &= jm - 1
-                tile = _bit(run.colour, run.lo + i)
-                if _joker_place(s, rack & ~tile, jokers + 1):
-                    out[n] = A_SWAP + 10 * r + i
-                    n += 1
+    n = _legal_head(s, out)
     for c in range(N_COLOURS):                         # K5a
-        n = _new_runs(c, <uint32_t>((rack >> (c * N_NUMBERS)) & 0x3FF), jokers, pending,
-                      out, n)
+        n = _colour_runs(s, c, out, n)
     return n
 
 
@@ -343,7 +334,8 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
         if r >= s.n_runs:
             return False
         run = &s.runs[r]
-        num = _end(run, (x >> 1) & 1)
+        # K5b: the number that extends the run at that end; outside 1..10 without room
+        num = run.lo + run.length if (x >> 1) & 1 else run.lo - 1
         if not 1 <= num <= N_NUMBERS:
             return False
         if x & 1:
@@ -515,8 +507,28 @@ cdef int _current(const void *state) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    cdef uint16_t legal[MAX_LEGAL]
-    return pick(legal, _legal(state, legal), player)
+    # legal[bounded(count)], writing only the actions below the new runs and the new
+    # runs of the one colour the draw lands in (NEW_COUNT counts the others).
+    cdef const rkj_t *s = <const rkj_t *>state
+    cdef uint16_t legal[A_NEW]
+    cdef uint16_t runs[N_NEW_COLOUR]
+    cdef int n, c, i, count
+    if s.current == NO_SEAT:
+        return -1
+    count = n = _legal_head(s, legal)
+    for c in range(N_COLOURS):
+        count = _colour_runs(s, c, NULL, count)
+    if count == 0:
+        return -1
+    i = rng_bounded(player, <uint32_t>count)
+    if i < n:
+        return legal[i]
+    c = 0
+    while i >= _colour_runs(s, c, NULL, n):     # n: the actions before colour c's runs
+        n = _colour_runs(s, c, NULL, n)
+        c += 1
+    _colour_runs(s, c, runs, 0)
+    return runs[i - n]
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:

@@ -40,7 +40,7 @@ from libc.string cimport memcpy, memset
 
 from _common cimport action_index, seat_index
 from _history cimport hist_t
-from _kernel cimport kernel_t, pick, play_out
+from _kernel cimport kernel_t, play_out
 from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
@@ -171,6 +171,31 @@ cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept
     return t - 1
 
 
+cdef inline int _square(const uint16_t *p, int y, int x, int vertical, lines_t *out,
+                        int *count) noexcept nogil:
+    # The points of the lines through square row y, bit x of plane ``p``, of a card just
+    # laid; ``vertical``: see _score.  Most squares around a new card hold nothing of its
+    # colours: the rows above, at and below give all eight neighbours in three loads, and
+    # a line is scanned or walked only past a set neighbour.
+    cdef int pts = 0, x0, up, down
+    cdef uint32_t w = p[y]
+    cdef uint32_t above = p[y - 1] >> (x - 1)    # bit 0: the left neighbour, bit 2: right
+    cdef uint32_t below = p[y + 1] >> (x - 1)
+    if (w >> (x - 1)) & 5:
+        # horizontal: the run of set bits around bit x, by two bit scans
+        x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
+        pts += _run(out, count, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
+    pts += _run(out, count, 1, y - (vertical >> 8), x, vertical & 255)
+    if (above | below) & 5:
+        up = _reach(p, y, x, -1, -1) if above & 1 else 0        # falling (\)
+        down = _reach(p, y, x, 1, 1) if below & 4 else 0
+        pts += 2 * _run(out, count, 2, y - up, x - up, 1 + up + down)
+        up = _reach(p, y, x, -1, 1) if above & 4 else 0         # rising (/), from its top-right end
+        down = _reach(p, y, x, 1, -1) if below & 1 else 0
+        pts += 2 * _run(out, count, 3, y - up, x + up, 1 + up + down)
+    return pts
+
+
 cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
                 int *n_lines) noexcept nogil:
     # T10-T11: every maximal run of >= 3 same-coloured squares through one of the three
@@ -179,33 +204,22 @@ cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
     # diagonal lines through different squares are different lines; a vertical line is
     # counted at the topmost of the card's squares it contains.  Returns the points and
     # sets n_lines; the lines themselves go to ``out`` unless it is NULL.
-    cdef int i, k, prev = -1, y, x0, up, down, pts = 0, count = 0
-    cdef uint32_t w
-    cdef const uint16_t *p
+    #
+    # Down the card, equal neighbours (e01, e12) make one run; only the top square's can
+    # reach above the card (``up``), only the bottom one's below (``down``).  So each is
+    # a sum, not a branch, given to _square as length | squares above << 8 (0 for a
+    # square that continues the run above it); the squares are written out to fold.
+    cdef int k0 = shown >> 4, k1 = (shown >> 2) & 3, k2 = shown & 3, pts, count = 0
+    cdef int e01 = k0 == k1, e12 = k1 == k2
+    cdef int up = _reach(s.plane[k0], y_top, x, -1, 0)
+    cdef int down = _reach(s.plane[k2], y_top + 2, x, 1, 0)
     if out != NULL:
         out.n = 0
-    for i in range(3):
-        k = (shown >> (4 - 2 * i)) & 3
-        p = s.plane[k]
-        y = y_top + i
-        # horizontal: the run of set bits around bit x, by two bit scans
-        w = p[y]
-        x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
-        pts += _run(out, &count, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
-        # vertical
-        if k != prev:
-            up = _reach(p, y, x, -1, 0)
-            down = _reach(p, y, x, 1, 0)
-            pts += _run(out, &count, 1, y - up, x, 1 + up + down)
-        prev = k
-        # falling diagonal (\)
-        up = _reach(p, y, x, -1, -1)
-        down = _reach(p, y, x, 1, 1)
-        pts += 2 * _run(out, &count, 2, y - up, x - up, 1 + up + down)
-        # rising diagonal (/), from its top-right end
-        up = _reach(p, y, x, -1, 1)
-        down = _reach(p, y, x, 1, -1)
-        pts += 2 * _run(out, &count, 3, y - up, x + up, 1 + up + down)
+    pts = _square(s.plane[k0], y_top, x,
+                  (up << 8) | (1 + up + e01 + (e01 & e12) * (1 + down)), out, &count)
+    pts += _square(s.plane[k1], y_top + 1, x, (1 - e01) * (1 + e12 * (1 + down)), out,
+                   &count)
+    pts += _square(s.plane[k2], y_top + 2, x, (1 - e12) * (1 + down), out, &count)
     n_lines[0] = count
     return pts
 
@@ -289,38 +303,47 @@ cdef inline int _phase(const tom_t *s) noexcept nogil:
     return 0
 
 
+cdef inline int _places(const tom_t *s, int *first) noexcept nogil:
+    # The open places (T6, T7): the first one and how many there are, in action order.
+    cdef int phase = _phase(s)
+    first[0] = P_LEFT if phase == 1 else P_TOP_LEFT if phase == 2 else P_NEXT
+    return 2 if phase == 1 else 4 if phase == 2 else 1
+
+
+cdef inline int _forms(const tom_t *s, int seat, uint8_t *forms) noexcept nogil:
+    # What every open place offers alike, in action order (an action is ``place * turns
+    # * 64`` plus one): each distinct card as held, then with allow_rotation ``64 +`` each
+    # one that reads differently turned (T3).  Equal cards are neighbours: hands are sorted.
+    cdef const uint8_t *hand = s.hand[seat]
+    cdef int n = 0, turned, j, card
+    for turned in range(s.turns):
+        for j in range(s.hand_n[seat]):     # written always, kept by a count: no branch
+            card = hand[j]
+            forms[n] = <uint8_t>(turned * 64 + card)
+            n += ((j == 0 or card != hand[j - 1])
+                  and not (turned and _reverse(card) == card))
+    return n
+
+
 cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     # Ascending: place, then turned, then card code.
     cdef const tom_t *s = <const tom_t *>state
-    cdef int n = 0, first, last, place, turned, j, card, prev
-    cdef int seat = s.current
-    if seat < 0:
+    cdef uint8_t forms[2 * HAND]
+    cdef int n = 0, first, places, place, m, j
+    if s.current < 0:
         return 0
-    first = _phase(s)
-    if first == 1:
-        first, last = P_LEFT, P_RIGHT
-    elif first == 2:
-        first, last = P_TOP_LEFT, P_BOTTOM_RIGHT
-    else:
-        first, last = P_NEXT, P_NEXT
-    for place in range(first, last + 1):
-        for turned in range(s.turns):
-            prev = -1
-            for j in range(s.hand_n[seat]):
-                card = s.hand[seat][j]
-                if card == prev:
-                    continue
-                prev = card
-                if turned and _reverse(card) == card:
-                    continue    # T3: a card that reads the same both ways has no turned form
-                out[n] = <uint16_t>((place * s.turns + turned) * 64 + card)
-                n += 1
+    places = _places(s, &first)
+    m = _forms(s, s.current, forms)
+    for place in range(first, first + places):
+        for j in range(m):
+            out[n] = <uint16_t>(place * s.turns * 64 + forms[j])
+            n += 1
     return n
 
 
 cdef bint _is_legal(const void *state, int action) noexcept nogil:
     cdef const tom_t *s = <const tom_t *>state
-    cdef int card = action & 63, rest = action >> 6, turned = 0, place, phase, j
+    cdef int card = action & 63, rest = action >> 6, turned = 0, place, first, places, j
     if s.current < 0:
         return False
     if s.turns == 2:
@@ -329,14 +352,8 @@ cdef bint _is_legal(const void *state, int action) noexcept nogil:
     place = rest
     if turned and _reverse(card) == card:
         return False
-    phase = _phase(s)
-    if phase == 1:
-        if place != P_LEFT and place != P_RIGHT:
-            return False
-    elif phase == 2:
-        if place < P_TOP_LEFT or place > P_BOTTOM_RIGHT:
-            return False
-    elif place != P_NEXT:
+    places = _places(s, &first)
+    if not first <= place < first + places:
         return False
     for j in range(s.hand_n[s.current]):
         if s.hand[s.current][j] == card:
@@ -349,19 +366,34 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef tom_t *s = <tom_t *>state
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
-    cdef int seat = s.current, j, k, y, row, col, pts, n_lines
+    cdef int seat = s.current, j, k, y, row, col, pts, n_lines, drawn, a, b
+    cdef uint8_t *hand = s.hand[seat]
     if s.turns == 2:
         turned = rest & 1
         rest >>= 1
     place = rest
     shown = _reverse(card) if turned else card     # T3
-    j = 0
-    while s.hand[seat][j] != card:
-        j += 1
-    s.hand_n[seat] -= 1
-    while j < s.hand_n[seat]:
-        s.hand[seat][j] = s.hand[seat][j + 1]
-        j += 1
+    j = (hand[0] != card) + ((hand[0] != card) & (hand[1] != card))    # its first slot
+    # The card leaves the hand; while the stock lasts one is drawn (T8).  A full hand
+    # (always, but in a set-up position) keeps cards a <= b besides slot j, and the
+    # drawn card goes before, between or after them: a min and a max, no branch.
+    if s.next_draw < DECK and s.hand_n[seat] == HAND:
+        drawn = s.deck[s.next_draw]
+        s.next_draw += 1
+        a = hand[j == 0]
+        b = hand[2 - (j == 2)]
+        hand[0] = <uint8_t>(drawn if drawn < a else a)
+        hand[2] = <uint8_t>(drawn if drawn > b else b)
+        hand[1] = <uint8_t>(a + b + drawn - hand[0] - hand[2])
+    else:
+        s.hand_n[seat] -= 1
+        if j < s.hand_n[seat]:          # at most two cards move: no loop (nor memmove)
+            hand[j] = hand[j + 1]
+            if j + 1 < s.hand_n[seat]:
+                hand[j + 1] = hand[j + 2]
+        if s.next_draw < DECK:
+            _insert_card(s, seat, s.deck[s.next_draw])
+            s.next_draw += 1
     if place == P_NEXT:                 # T7: the next column, away from the corner
         row = s.open_row
         col = s.open_next
@@ -406,9 +438,6 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     s.last_col = <uint8_t>col
     s.last_shown = <uint8_t>shown
     s.last_player = <int8_t>seat
-    if s.next_draw < DECK:
-        _insert_card(s, seat, s.deck[s.next_draw])
-        s.next_draw += 1
     s.hist[s.laid - 1] = <uint8_t>(card | (turned << 6) | ((place == P_RIGHT) << 7))
     if place >= P_TOP_LEFT:
         s.corners |= <uint8_t>((place - P_TOP_LEFT) << (2 * (s.laid // ROW_CARDS - 1)))
@@ -416,7 +445,7 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     if s.laid == DECK:                  # T9
         s.current = -1
     else:
-        s.current = <int8_t>((seat + 1) % s.players)
+        s.current = <int8_t>(seat + 1 if seat + 1 < s.players else 0)
 
 
 # --------------------------------------------------- the kernel table (_kernel.pxd)
@@ -446,9 +475,23 @@ cdef int _current(const void *state) noexcept nogil:
     return (<const tom_t *>state).current
 
 
-cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    cdef uint16_t legal[MAX_LEGAL]
-    return pick(legal, _legal(state, legal), player)
+cdef inline int _random_action(const void *state, rng_t *player) noexcept nogil:
+    # legal[bounded(count)] without writing the list: every open place offers the same
+    # forms, so the draw names a place and a form.
+    cdef const tom_t *s = <const tom_t *>state
+    cdef uint8_t forms[2 * HAND]
+    cdef int first, places, m, i
+    if s.current < 0:
+        return -1
+    places = _places(s, &first)
+    m = _forms(s, s.current, forms)
+    if m == 0:
+        return -1       # no legal action (pick's answer too); only a set-up can get here
+    i = rng_bounded(player, <uint32_t>(places * m))
+    while i >= m:
+        i -= m
+        first += 1
+    return first * s.turns * 64 + forms[i]
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
@@ -731,7 +774,6 @@ cdef class _ScoreBench:
     def __cinit__(self, game, int positions, uint64_t seed):
         cdef rng_t player
         cdef tom_t s
-        cdef uint16_t legal[MAX_LEGAL]
         cdef int i, laid_at
         if not 1 <= positions <= 1 << 20:
             raise ValueError(f"positions must be at least 1 and at most {1 << 20}, "
@@ -748,7 +790,7 @@ cdef class _ScoreBench:
             s = (<ThreeOrMoreState>start).s
             laid_at = 2 + rng_bounded(&player, DECK - 1)      # 2..48 cards on the table
             while s.laid < laid_at:
-                _apply(&s, pick(legal, _legal(&s, legal), &player))
+                _apply(&s, _random_action(&s, &player))
             self.states[i] = s
         self.n = positions
 
