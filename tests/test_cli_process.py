@@ -127,9 +127,7 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
         out, _ = proc.communicate(timeout=60)
         stopped = time.monotonic() - start
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _end(proc)
         os.close(master)
     assert proc.returncode == 130 and out == b""
     assert stopped < 20  # the queued chunks were dropped, not played
@@ -139,6 +137,14 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
     assert lines[-1] == b"" and lines[-2].endswith(b"\r\x1b[Kboardcore: interrupted")
     assert lines[-2].split(b"\r")[-1] == b"\x1b[Kboardcore: interrupted", lines[-3:]
     assert b"Traceback" not in drawn + rest and b"KeyboardInterrupt" not in drawn + rest
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    # A test that failed midway leaves no process and no open pipe behind (either
+    # would fail a later test with a ResourceWarning).
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate()
 
 
 def _wait_for_cpu(pid: int, seconds: float) -> None:
@@ -163,12 +169,15 @@ def test_ctrl_c_off_a_terminal_is_one_line_too(tmp_path: Path) -> None:
     with err.open("wb") as e:
         proc = subprocess.Popen([*SIMULATE, "--games", "1e7"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=e)
-        # No bar off a terminal to say when play began: wait until the process has
-        # used more CPU than its imports take (about 0.5 s), far from the end (minutes
-        # of games); CPU time, unlike a sleep, does not depend on the machine's load.
-        _wait_for_cpu(proc.pid, 1.5)
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
+        try:
+            # No bar off a terminal to say when play began: wait until the process has
+            # used more CPU than its imports take (about 0.5 s), far from the end
+            # (minutes of games); CPU time, unlike a sleep, does not depend on the load.
+            _wait_for_cpu(proc.pid, 1.5)
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=60)
+        finally:
+            _end(proc)
     assert proc.returncode == 130 and out == b""
     assert err.read_bytes() == b"boardcore: interrupted\n"
 

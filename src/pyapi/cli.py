@@ -24,7 +24,9 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -361,7 +363,7 @@ def _simulate(args: argparse.Namespace) -> str | None:
     _check_memory(game.num_players, len(game.stat_names), args.games)
     progress = not args.no_progress and _isatty(sys.stderr)
     result = simulate(game, args.games, seed=args.seed, workers=args.workers,
-                      progress=progress, backend=args.backend)
+                      progress=progress, backend=args.backend, on_chunk=_Interrupt.check)
     figures = summarize(result)
     if args.plot is not None:
         _plot.save(result, args.plot, figures)
@@ -458,12 +460,44 @@ def _quiet_stdout() -> None:
         pass  # not a real file (an in-process caller's stream): nothing to protect
 
 
+class _Interrupt:
+    """Ctrl-C, remembered until the command ends.
+
+    A ``KeyboardInterrupt`` can be lost: raised inside a finalizer that the garbage
+    collector runs, it is only printed. So the handler also sets ``seen``, and the
+    simulate loop asks again after every chunk of games (``check``).
+    """
+
+    seen = False
+
+    @classmethod
+    def handle(cls, signum: int, frame: object) -> None:
+        cls.seen = True
+        raise KeyboardInterrupt
+
+    @classmethod
+    def check(cls, done: int) -> None:
+        if cls.seen:
+            raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
     Never raises for any input: every failure is one line on stderr and an exit code
     (``EXIT_OK``, ``EXIT_BUG``, ``EXIT_USAGE`` or ``EXIT_INTERRUPTED``).
     """
+    _Interrupt.seen = False
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)      # signal handlers belong to the main thread
+    previous = signal.signal(signal.SIGINT, _Interrupt.handle)
+    try:
+        return _main(argv)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         return _run(argv)
     except BrokenPipeError:
