@@ -23,8 +23,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport action_index, seat_index
-from _history cimport hist_t
-from _kernel cimport kernel_t, play_out
+from _history cimport hist_push, hist_t
+from _kernel cimport kernel_t
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
@@ -38,17 +38,23 @@ cdef extern from *:
     """
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static __inline int fool_popcount(unsigned int x) {
-        x = x - ((x >> 1) & 0x55555555u);
-        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-    }
     static __inline int fool_ctz(unsigned int x) {
         unsigned long i; _BitScanForward(&i, x); return (int)i;
     }
     #else
-    static inline int fool_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int fool_ctz(unsigned int x) { return __builtin_ctz(x); }
+    #endif
+    /* The x86-64 baseline the wheels target has no popcnt instruction, and there
+       __builtin_popcount is a call into libgcc (a quarter of a play-out's instructions):
+       inline bit arithmetic instead, the builtin only where it is one instruction. */
+    #if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
+    static inline int fool_popcount(unsigned int x) { return __builtin_popcount(x); }
+    #else
+    static inline int fool_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
     #endif
     /* Cards in the four colour words of a hand, two words at a time, inline (the
        observation counts every hand at each step). */
@@ -114,10 +120,24 @@ cdef uint8_t CARD_VALUE[NUM_ACTIONS]
 # k! and 1/k!, the weights of the determinization's count tables.
 cdef double FACT[DECK_MAX + 1]
 cdef double INV_FACT[DECK_MAX + 1]
+# Per action: the bit it sets in its word (for a wild 1 the thermometer's new bit, below
+# the others shifted up), and what it counts in a hand's packed colour counts (one byte
+# per colour, ``_colour_counts``; nothing for a wild 1).
+cdef uint32_t CARD_MASK[NUM_ACTIONS]
+cdef uint32_t CARD_COUNT[NUM_ACTIONS]
+# The trick kernel's key of each card without its position, by lead colour + 1 (0: no
+# lead colour yet), so that resolving a trick reads one table row.
+cdef uint16_t LEAD_KEY[5][NUM_ACTIONS]
+# The bytes of the packed colour counts that hold the legal cards when the lead colour
+# (+ 1) is held; with no lead colour all four.
+cdef uint32_t LEAD_BYTES[5]
+LEAD_BYTES[:] = [0xFFFFFFFF, 0xFF, 0xFF00, 0xFF0000, 0xFF000000]
+# SELECT8[b][j]: the bit index of the j-th set bit of byte b (j below its set bits).
+cdef uint8_t SELECT8[256][8]
 
 
 cdef void _init_tables() noexcept:
-    cdef int c, v
+    cdef int c, v, k
     FACT[0] = 1.0
     for v in range(1, DECK_MAX + 1):
         FACT[v] = FACT[v - 1] * v
@@ -131,6 +151,18 @@ cdef void _init_tables() noexcept:
     CARD_COLOUR[W1] = WILD
     CARD_BIT[W1] = 0
     CARD_VALUE[W1] = 1
+    for v in range(NUM_ACTIONS):
+        CARD_MASK[v] = (<uint32_t>1) << CARD_BIT[v]
+        CARD_COUNT[v] = 0 if v == W1 else (<uint32_t>1) << (8 * CARD_COLOUR[v])
+        for c in range(5):
+            LEAD_KEY[c][v] = ((((CARD_COLOUR[v] == c - 1) | (v == W1)) << 12)
+                              | (CARD_VALUE[v] << 4))
+    for v in range(256):
+        k = 0
+        for c in range(8):
+            if (v >> c) & 1:
+                SELECT8[v][k] = c
+                k += 1
 
 
 _init_tables()
@@ -197,29 +229,37 @@ cdef int _hand_points(const uint32_t *h) noexcept nogil:
     return total
 
 
+cdef inline void _give(uint32_t *hand, uint8_t card) noexcept nogil:
+    # Add a card to a hand, without a branch: a wild 1 shifts its thermometer up one.
+    cdef int c = CARD_COLOUR[card]
+    hand[c] = (hand[c] << (card == W1)) | CARD_MASK[card]
+
+
 cdef void _deal(fool_t *s) noexcept nogil:
     # F3: shuffle the whole prepared deck, deal it one card at a time clockwise from the
-    # dealer's left; that player leads, nobody is a Fool.
+    # dealer's left; that player leads, nobody is a Fool.  The shuffle (Fisher-Yates from
+    # the end) settles card i of the deck at its step i, and card i goes to seat
+    # (leader + i) % n: so each card is dealt in the step that settles it, one loop.
     cdef uint8_t cards[DECK_MAX]
-    cdef int k, seat
+    cdef rng_t rng = s.rng          # in a local: the hands' stores cannot alias it
+    cdef int i, j, seat, n = s.n, length = s.deck_len
     cdef uint8_t card
-    memcpy(cards, s.deck, s.deck_len)
-    rng_shuffle_u8(&s.rng, cards, s.deck_len)
+    memcpy(cards, s.deck, length)
     memset(s.hand, 0, sizeof(s.hand))
     seat = s.dealer + 1
-    if seat == s.n:
+    if seat == n:
         seat = 0
     s.leader = seat
     s.to_move = seat
-    for k in range(s.deck_len):
-        card = cards[k]
-        if card == W1:
-            s.hand[seat][WILD] = (s.hand[seat][WILD] << 1) | 1
-        else:
-            s.hand[seat][CARD_COLOUR[card]] |= (<uint32_t>1) << CARD_BIT[card]
-        seat += 1
-        if seat == s.n:
-            seat = 0
+    seat = (seat + length - 1) % n
+    for i in range(length - 1, 0, -1):
+        j = rng_bounded(&rng, <uint32_t>(i + 1))
+        card = cards[j]
+        cards[j] = cards[i]
+        _give(s.hand[seat], card)
+        seat = seat - 1 if seat else n - 1
+    _give(s.hand[seat], cards[0])
+    s.rng = rng
     s.fools = 0
     s.voids = 0
     s.trick_len = 0
@@ -247,20 +287,42 @@ cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
             + fool_popcount(m[3]) + m[WILD])
 
 
-cdef inline int _nth_action(const uint32_t *m, int i) noexcept nogil:
-    # The i-th legal action in ascending order (colours in action order, then W1).
-    cdef int c, k
-    cdef uint32_t w
-    for c in range(4):
-        w = m[c]
-        k = fool_popcount(w)
-        if i < k:
-            while i:
-                w &= w - 1
-                i -= 1
-            return COLOUR_OFFSET[c] + fool_ctz(w)
-        i -= k
-    return W1
+cdef inline uint32_t _colour_counts(const uint32_t *h) noexcept nogil:
+    # The cards of each colour word of a hand, packed one byte per colour (colour 0 in
+    # the low byte): a multiplication then gives every running total at once.
+    return (<uint32_t>fool_popcount(h[0]) | (<uint32_t>fool_popcount(h[1]) << 8)
+            | (<uint32_t>fool_popcount(h[2]) << 16) | (<uint32_t>fool_popcount(h[3]) << 24))
+
+
+cdef inline int _select(uint32_t w, uint32_t j) noexcept nogil:
+    # The bit index of the j-th (from 0) set bit of ``w``, without a loop (whose length
+    # would be a random branch): running totals of the set bits per byte find its byte,
+    # SELECT8 its bit there.
+    cdef uint32_t x = w - ((w >> 1) & <uint32_t>0x55555555)
+    cdef uint32_t k
+    x = (x & <uint32_t>0x33333333) + ((x >> 2) & <uint32_t>0x33333333)
+    x = ((x + (x >> 4)) & <uint32_t>0x0F0F0F0F) * <uint32_t>0x01010101
+    k = (j >= (x & 0xFF)) + (j >= ((x >> 8) & 0xFF)) + (j >= ((x >> 16) & 0xFF))
+    return 8 * k + SELECT8[(w >> (8 * k)) & 0xFF][j - (((x << 8) >> (8 * k)) & 0xFF)]
+
+
+cdef inline int _pick(const uint32_t *h, uint32_t counts, int lead, rng_t *player
+                      ) noexcept nogil:
+    # The random player's card, legal[bounded(count)] (F6: the lead colour's cards if
+    # held, else every coloured card; in action order, then one wild 1), from hand ``h``
+    # and its packed colour counts, without listing the legal cards.  The hand holds a
+    # card.
+    cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
+    cdef uint32_t total, i, c
+    if legal == 0:
+        legal = counts
+    legal *= <uint32_t>0x01010101      # byte c: the legal coloured cards of colours 0..c
+    total = legal >> 24
+    i = rng_bounded(player, total + (h[WILD] & 1))
+    if i == total:
+        return W1
+    c = (i >= (legal & 0xFF)) + (i >= ((legal >> 8) & 0xFF)) + (i >= ((legal >> 16) & 0xFF))
+    return COLOUR_OFFSET[c] + _select(h[c], i - (((legal << 8) >> (8 * c)) & 0xFF))
 
 
 cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
@@ -269,31 +331,20 @@ cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length
     #   key = in_lead_colour << 12 | value << 4 | (15 - position)
     # where wild 1s count as the lead colour with value 1.  The highest key wins (highest
     # lead-colour card; among 1s only, the first played), the lowest keys are the Fools
-    # (off-colour before lead colour, lower before higher, later before earlier).
-    # Returns the bitmask of the Fools' seats and writes the winner's seat.
-    cdef int i, c, key
-    cdef int best = -1, best_i = 0
-    cdef int lo1 = 0x7FFF, lo1_i = 0, lo2 = 0x7FFF, lo2_i = 0
-    cdef uint8_t card
+    # (off-colour before lead colour, lower before higher, later before earlier).  Keys
+    # are distinct and carry their card's position, so the loop keeps only the highest
+    # and the two lowest, by minimum and maximum (no data-dependent branch).
+    # Returns the bitmask of the Fools' seats (nfools of them) and writes the winner's.
+    cdef const uint16_t *keys = LEAD_KEY[lead + 1]
+    cdef int i, key, best = 0, lo1 = 0x7FFF, lo2 = 0x7FFF
     for i in range(length):
-        card = cards[i]
-        c = CARD_COLOUR[card]
-        key = (((c == lead) | (c == WILD)) << 12) | (CARD_VALUE[card] << 4) | (15 - i)
-        if key > best:
-            best = key
-            best_i = i
-        if key < lo1:
-            lo2 = lo1
-            lo2_i = lo1_i
-            lo1 = key
-            lo1_i = i
-        elif key < lo2:
-            lo2 = key
-            lo2_i = i
-    winner[0] = seats[best_i]
-    if nfools == 2:
-        return ((<uint8_t>1) << seats[lo1_i]) | ((<uint8_t>1) << seats[lo2_i])
-    return (<uint8_t>1) << seats[lo1_i]
+        key = keys[cards[i]] | (15 - i)
+        best = key if key > best else best
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = key if key < lo1 else lo1
+    winner[0] = seats[15 - (best & 15)]
+    return (((<uint8_t>1) << seats[15 - (lo1 & 15)])
+            | (<uint8_t>(nfools - 1) << seats[15 - (lo2 & 15)]))
 
 
 cdef void _end_round(fool_t *s, uint8_t fools) noexcept nogil:
@@ -342,7 +393,7 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     s.fools = fools
     s.to_move = winner
     s.trick_len = 0
-    s.trick_size = s.n - fool_popcount(fools)
+    s.trick_size = s.n - s.nfools       # a trick names exactly nfools Fools
     s.lead = -1
 
 
@@ -357,6 +408,7 @@ cdef void _apply(void *state, int a) noexcept nogil:
     cdef fool_t *s = <fool_t *>state
     cdef uint8_t p = s.to_move
     cdef int c = CARD_COLOUR[a]
+    cdef uint32_t playing, after
     if c == WILD:
         s.hand[p][WILD] >>= 1
     else:
@@ -369,15 +421,11 @@ cdef void _apply(void *state, int a) noexcept nogil:
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
     if s.trick_len < s.trick_size:
-        # F4: clockwise, skipping the Fools.
-        p += 1
-        if p == s.n:
-            p = 0
-        while (s.fools >> p) & 1:
-            p += 1
-            if p == s.n:
-                p = 0
-        s.to_move = p
+        # F4: clockwise, skipping the Fools: the first seat after p that is no Fool, else
+        # the first from seat 0 (no branch on who the Fools are).
+        playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
+        after = playing & (~(<uint32_t>1) << p)
+        s.to_move = fool_ctz(after if after else playing)
     else:
         END_TRICK(s)
 
@@ -483,20 +531,48 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    # legal[bounded(count)] without building the list: the i-th card of the masks.
+    # legal[bounded(count)] without building the list.
     cdef const fool_t *s = <const fool_t *>state
-    cdef uint32_t m[WORDS]
-    cdef int count
+    cdef const uint32_t *h
+    cdef uint32_t counts
     if s.over:
         return -1
-    count = _legal_masks(s, m)
-    if count == 0:
+    h = s.hand[s.to_move]
+    counts = _colour_counts(h)
+    if counts == 0 and h[WILD] == 0:
         return -1
-    return _nth_action(m, rng_bounded(player, <uint32_t>count))
+    return _pick(h, counts, s.lead, player)
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
-    return play_out(state, player, history, _random_action, _apply)
+    # The kernel's random play-out (_kernel.play_out's contract: the same draws as
+    # _random_action at every move), with each hand's colour counts kept up to date
+    # from move to move and recounted only after a deal.
+    cdef fool_t *s = <fool_t *>state
+    cdef rng_t local = player[0]        # in a local, the generator stays in registers
+    cdef uint32_t counts[MAX_SEATS]
+    cdef uint32_t dealt = s.round
+    cdef Py_ssize_t played = 0
+    cdef int p, a
+    for p in range(s.n):
+        counts[p] = _colour_counts(s.hand[p])
+    while not s.over:
+        if s.round != dealt:
+            dealt = s.round
+            for p in range(s.n):
+                counts[p] = _colour_counts(s.hand[p])
+        p = s.to_move
+        if counts[p] == 0 and s.hand[p][WILD] == 0:
+            break
+        a = _pick(s.hand[p], counts[p], s.lead, &local)
+        if history != NULL and hist_push(history, <uint16_t>a) < 0:
+            played = -1
+            break
+        counts[p] -= CARD_COUNT[a]
+        _apply(s, a)
+        played += 1
+    player[0] = local
+    return played
 
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:

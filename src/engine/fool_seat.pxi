@@ -113,13 +113,6 @@ cdef double _det_level(deal_t *d, int g, const int *r, int idx, double target,
             return total
 
 
-cdef inline void _give(fool_t *s, int p, uint8_t card) noexcept nogil:
-    if card == W1:
-        s.hand[p][WILD] = (s.hand[p][WILD] << 1) | 1
-    else:
-        s.hand[p][CARD_COLOUR[card]] |= (<uint32_t>1) << CARD_BIT[card]
-
-
 cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     cdef fool_t *s = <fool_t *>state
     cdef deal_t d
@@ -306,7 +299,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
             memset(s.hand[p], 0, sizeof(s.hand[p]))
             g = group_of[p]
             for _card in range(size[p]):
-                _give(s, p, held[g][held_n[g]])
+                _give(s.hand[p], held[g][held_n[g]])
                 held_n[g] += 1
     rng_seed(&s.rng, rng_next(rng))
 
@@ -343,7 +336,7 @@ cdef void _det_by_rejection(fool_t *s, int seat, uint8_t *cards, int count,
         if p != seat:
             memset(s.hand[p], 0, sizeof(s.hand[p]))
             for _card in range(size[p]):
-                _give(s, p, cards[k])
+                _give(s.hand[p], cards[k])
                 k += 1
     rng_seed(&s.rng, rng_next(rng))
 
