@@ -20,7 +20,7 @@ cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 
 from _common cimport action_index, seat_index
 from _history cimport hist_push, hist_t
@@ -56,45 +56,9 @@ cdef extern from *:
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
     #endif
-    /* Cards in the four colour words of a hand, two words at a time, inline (the
-       observation counts every hand at each step). */
-    static inline int fool_colour_cards(const uint32_t *h) {
-        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
-        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
-        a = a - ((a >> 1) & 0x5555555555555555ull);
-        b = b - ((b >> 1) & 0x5555555555555555ull);
-        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
-        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
-        a = (a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        return (int)(((a + b) * 0x0101010101010101ull) >> 56);
-    }
     """
     int fool_popcount(uint32_t x) noexcept nogil
     int fool_ctz(uint32_t x) noexcept nogil
-    int fool_colour_cards(const uint32_t *h) noexcept nogil
-
-cdef extern from *:
-    """
-    /* The determinization's memo, one per thread, kept between calls: a search redraws
-       the same position many times and the memo depends only on what the seat knows. */
-    #if defined(_MSC_VER)
-    #define FOOL_TLS __declspec(thread)
-    #else
-    #define FOOL_TLS __thread
-    #endif
-    #define FOOL_MEMO_CACHE 8192
-    #define FOOL_MEMO_KEY 24
-    static FOOL_TLS int fool_memo_key[FOOL_MEMO_KEY];
-    static FOOL_TLS double fool_memo_cache[FOOL_MEMO_CACHE];
-    static int *fool_tls_key(void) { return fool_memo_key; }
-    static double *fool_tls_memo(void) { return fool_memo_cache; }
-    """
-    enum:
-        FOOL_MEMO_CACHE
-        FOOL_MEMO_KEY
-    int *fool_tls_key() noexcept nogil
-    double *fool_tls_memo() noexcept nogil
 
 cdef enum:
     MAX_SEATS = 8
@@ -108,64 +72,7 @@ cdef enum:
     ROUND_MAX = 1000000
     SCORE_MAX = 1000000
 
-# Highest value of each colour in the full 88-card box (F1).
-cdef uint8_t COLOUR_TOP[4]
-COLOUR_TOP[:] = [27, 23, 21, 15]
-cdef uint8_t COLOUR_OFFSET[5]
-COLOUR_OFFSET[:] = [0, 26, 48, 68, 82]
-# Per action: its colour word (4 for a wild 1), bit in that word, face value (1 for W1).
-cdef uint8_t CARD_COLOUR[NUM_ACTIONS]
-cdef uint8_t CARD_BIT[NUM_ACTIONS]
-cdef uint8_t CARD_VALUE[NUM_ACTIONS]
-# k! and 1/k!, the weights of the determinization's count tables.
-cdef double FACT[DECK_MAX + 1]
-cdef double INV_FACT[DECK_MAX + 1]
-# Per action: the bit it sets in its word (for a wild 1 the thermometer's new bit, below
-# the others shifted up), and what it counts in a hand's packed colour counts (one byte
-# per colour, ``_colour_counts``; nothing for a wild 1).
-cdef uint32_t CARD_MASK[NUM_ACTIONS]
-cdef uint32_t CARD_COUNT[NUM_ACTIONS]
-# The trick kernel's key of each card without its position, by lead colour + 1 (0: no
-# lead colour yet), so that resolving a trick reads one table row.
-cdef uint16_t LEAD_KEY[5][NUM_ACTIONS]
-# The bytes of the packed colour counts that hold the legal cards when the lead colour
-# (+ 1) is held; with no lead colour all four.
-cdef uint32_t LEAD_BYTES[5]
-LEAD_BYTES[:] = [0xFFFFFFFF, 0xFF, 0xFF00, 0xFF0000, 0xFF000000]
-# SELECT8[b][j]: the bit index of the j-th set bit of byte b (j below its set bits).
-cdef uint8_t SELECT8[256][8]
-
-
-cdef void _init_tables() noexcept:
-    cdef int c, v, k
-    FACT[0] = 1.0
-    for v in range(1, DECK_MAX + 1):
-        FACT[v] = FACT[v - 1] * v
-    for v in range(DECK_MAX + 1):
-        INV_FACT[v] = 1.0 / FACT[v]
-    for c in range(4):
-        for v in range(2, COLOUR_TOP[c] + 1):
-            CARD_COLOUR[COLOUR_OFFSET[c] + v - 2] = c
-            CARD_BIT[COLOUR_OFFSET[c] + v - 2] = v - 2
-            CARD_VALUE[COLOUR_OFFSET[c] + v - 2] = v
-    CARD_COLOUR[W1] = WILD
-    CARD_BIT[W1] = 0
-    CARD_VALUE[W1] = 1
-    for v in range(NUM_ACTIONS):
-        CARD_MASK[v] = (<uint32_t>1) << CARD_BIT[v]
-        CARD_COUNT[v] = 0 if v == W1 else (<uint32_t>1) << (8 * CARD_COLOUR[v])
-        for c in range(5):
-            LEAD_KEY[c][v] = ((((CARD_COLOUR[v] == c - 1) | (v == W1)) << 12)
-                              | (CARD_VALUE[v] << 4))
-    for v in range(256):
-        k = 0
-        for c in range(8):
-            if (v >> c) & 1:
-                SELECT8[v][k] = c
-                k += 1
-
-
-_init_tables()
+include "fool_tables.pxi"
 
 #: The notation of every action: ``CARDS[a]`` is ``"G2"`` .. ``"B15"``, then ``"W1"``.
 CARDS = tuple([f"{'GRYB'[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
@@ -287,42 +194,41 @@ cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
             + fool_popcount(m[3]) + m[WILD])
 
 
-cdef inline uint32_t _colour_counts(const uint32_t *h) noexcept nogil:
-    # The cards of each colour word of a hand, packed one byte per colour (colour 0 in
-    # the low byte): a multiplication then gives every running total at once.
-    return (<uint32_t>fool_popcount(h[0]) | (<uint32_t>fool_popcount(h[1]) << 8)
-            | (<uint32_t>fool_popcount(h[2]) << 16) | (<uint32_t>fool_popcount(h[3]) << 24))
+cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
+    # The coloured cards of hand ``h`` into ``row``, ascending (the order of the legal
+    # actions); returns how many of each colour, packed one byte per colour (colour 0
+    # lowest), so that one multiplication gives every running total.
+    cdef int c, t = 0
+    cdef uint32_t w, counts = 0
+    for c in range(4):
+        w = h[c]
+        counts |= (<uint32_t>fool_popcount(w)) << (8 * c)
+        while w:
+            row[t] = COLOUR_OFFSET[c] + fool_ctz(w)
+            t += 1
+            w &= w - 1
+    return counts
 
 
-cdef inline int _select(uint32_t w, uint32_t j) noexcept nogil:
-    # The bit index of the j-th (from 0) set bit of ``w``, without a loop (whose length
-    # would be a random branch): running totals of the set bits per byte find its byte,
-    # SELECT8 its bit there.
-    cdef uint32_t x = w - ((w >> 1) & <uint32_t>0x55555555)
-    cdef uint32_t k
-    x = (x & <uint32_t>0x33333333) + ((x >> 2) & <uint32_t>0x33333333)
-    x = ((x + (x >> 4)) & <uint32_t>0x0F0F0F0F) * <uint32_t>0x01010101
-    k = (j >= (x & 0xFF)) + (j >= ((x >> 8) & 0xFF)) + (j >= ((x >> 16) & 0xFF))
-    return 8 * k + SELECT8[(w >> (8 * k)) & 0xFF][j - (((x << 8) >> (8 * k)) & 0xFF)]
-
-
-cdef inline int _pick(const uint32_t *h, uint32_t counts, int lead, rng_t *player
-                      ) noexcept nogil:
-    # The random player's card, legal[bounded(count)] (F6: the lead colour's cards if
-    # held, else every coloured card; in action order, then one wild 1), from hand ``h``
-    # and its packed colour counts, without listing the legal cards.  The hand holds a
-    # card.
+cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
+                      rng_t *player, uint32_t *at) noexcept nogil:
+    # The random player's card, legal[bounded(count)], from a hand's sorted coloured
+    # cards ``row``, their packed counts and ``wild`` (1 if it holds a wild 1): by F6 the
+    # legal cards are the lead colour's if held (one run of ``row``), else every
+    # coloured card (all of it), then one wild 1.  Writes the card's index in ``row``.
+    # The hand holds a card.
     cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
-    cdef uint32_t total, i, c
+    cdef uint32_t total, i
     if legal == 0:
         legal = counts
-    legal *= <uint32_t>0x01010101      # byte c: the legal coloured cards of colours 0..c
-    total = legal >> 24
-    i = rng_bounded(player, total + (h[WILD] & 1))
+    total = (legal * <uint32_t>0x01010101) >> 24
+    i = rng_bounded(player, total + wild)
     if i == total:
         return W1
-    c = (i >= (legal & 0xFF)) + (i >= ((legal >> 8) & 0xFF)) + (i >= ((legal >> 16) & 0xFF))
-    return COLOUR_OFFSET[c] + _select(h[c], i - (((legal << 8) >> (8 * c)) & 0xFF))
+    # the run starts after the cards of the colours below its first one
+    at[0] = i + ((((counts * <uint32_t>0x01010101) << 8)
+                  >> (fool_ctz(legal) & ~7)) & 0xFF)
+    return row[at[0]]
 
 
 cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
@@ -403,31 +309,33 @@ cdef void (*END_TRICK)(fool_t *) noexcept nogil
 END_TRICK = _end_trick
 
 
-cdef void _apply(void *state, int a) noexcept nogil:
-    # Play card ``a`` (legal) for the seat to act.
-    cdef fool_t *s = <fool_t *>state
+cdef inline void _play(fool_t *s, int a) noexcept nogil:
+    # Play card ``a`` (legal) for the seat to act; no branch on the card (a random
+    # play-out's cards are as unpredictable as branches get).
     cdef uint8_t p = s.to_move
-    cdef int c = CARD_COLOUR[a]
+    cdef int c = CARD_COLOUR[a], lead = s.lead
+    cdef bint coloured = c != WILD
     cdef uint32_t playing, after
-    if c == WILD:
-        s.hand[p][WILD] >>= 1
-    else:
-        s.hand[p][c] &= ~((<uint32_t>1) << CARD_BIT[a])
-        if s.lead < 0:
-            s.lead = c          # F5: the first coloured card sets the lead colour
-        else:                   # F6: off the lead colour, p holds none of it (no branch)
-            s.voids |= (<uint32_t>(c != s.lead)) << (4 * p + s.lead)
+    s.hand[p][c] = (s.hand[p][c] >> (not coloured)) & CARD_CLEAR[a]
+    # F5: the first coloured card sets the lead colour; F6: one off the lead colour
+    # shows that p holds none of it.
+    s.lead = c if coloured and lead < 0 else lead
+    s.voids |= (<uint32_t>(coloured and lead >= 0 and c != lead)) << (4 * p + (lead & 3))
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
     if s.trick_len < s.trick_size:
         # F4: clockwise, skipping the Fools: the first seat after p that is no Fool, else
-        # the first from seat 0 (no branch on who the Fools are).
+        # the first from seat 0.
         playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
         after = playing & (~(<uint32_t>1) << p)
         s.to_move = fool_ctz(after if after else playing)
     else:
         END_TRICK(s)
+
+
+cdef void _apply(void *state, int a) noexcept nogil:
+    _play(<fool_t *>state, a)
 
 
 cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
@@ -531,45 +439,70 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    # legal[bounded(count)] without building the list.
+    # legal[bounded(count)] from the hand's sorted cards, as the play-out draws it.
     cdef const fool_t *s = <const fool_t *>state
     cdef const uint32_t *h
-    cdef uint32_t counts
+    cdef uint8_t row[DECK_MAX]
+    cdef uint32_t counts, at
     if s.over:
         return -1
     h = s.hand[s.to_move]
-    counts = _colour_counts(h)
+    counts = _sort_hand(h, row)
     if counts == 0 and h[WILD] == 0:
         return -1
-    return _pick(h, counts, s.lead, player)
+    return _pick(row, counts, h[WILD] & 1, s.lead, player, &at)
+
+
+cdef enum:
+    SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
+    ROW = DECK_MAX + SHIFT
+
+
+cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept nogil:
+    # Remove row[at] from a row of ``length`` cards: what follows moves down one, by two
+    # fixed 8-byte moves (the bytes past the end are spare) unless the tail is longer
+    # (a set-up's long hand): no call, no loop.
+    cdef uint64_t low, high
+    if length - at <= SHIFT:
+        memcpy(&low, &row[at + 1], 8)
+        memcpy(&high, &row[at + 9], 8)
+        memcpy(&row[at], &low, 8)
+        memcpy(&row[at + 8], &high, 8)
+    else:
+        memmove(&row[at], &row[at + 1], length - at)
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
     # The kernel's random play-out (_kernel.play_out's contract: the same draws as
-    # _random_action at every move), with each hand's colour counts kept up to date
-    # from move to move and recounted only after a deal.
+    # _random_action at every move), with every hand kept sorted and counted by colour
+    # from move to move and sorted afresh only after a deal.
     cdef fool_t *s = <fool_t *>state
     cdef rng_t local = player[0]        # in a local, the generator stays in registers
+    cdef uint8_t rows[MAX_SEATS][ROW]
     cdef uint32_t counts[MAX_SEATS]
-    cdef uint32_t dealt = s.round
+    cdef uint32_t dealt = s.round, at
+    cdef uint8_t *row
     cdef Py_ssize_t played = 0
     cdef int p, a
     for p in range(s.n):
-        counts[p] = _colour_counts(s.hand[p])
+        counts[p] = _sort_hand(s.hand[p], rows[p])
     while not s.over:
         if s.round != dealt:
             dealt = s.round
             for p in range(s.n):
-                counts[p] = _colour_counts(s.hand[p])
+                counts[p] = _sort_hand(s.hand[p], rows[p])
         p = s.to_move
+        row = rows[p]
         if counts[p] == 0 and s.hand[p][WILD] == 0:
             break
-        a = _pick(s.hand[p], counts[p], s.lead, &local)
+        a = _pick(row, counts[p], s.hand[p][WILD] & 1, s.lead, &local, &at)
         if history != NULL and hist_push(history, <uint16_t>a) < 0:
             played = -1
             break
-        counts[p] -= CARD_COUNT[a]
-        _apply(s, a)
+        if a != W1:
+            _take_out(row, at, (counts[p] * <uint32_t>0x01010101) >> 24)
+            counts[p] -= CARD_COUNT[a]
+        _play(s, a)
         played += 1
     player[0] = local
     return played
