@@ -319,8 +319,8 @@ cdef inline void _play(fool_t *s, int a) noexcept nogil:
     s.hand[p][c] = (s.hand[p][c] >> (not coloured)) & CARD_CLEAR[a]
     # F5: the first coloured card sets the lead colour; F6: one off the lead colour
     # shows that p holds none of it.
-    s.lead = c if coloured and lead < 0 else lead
-    s.voids |= (<uint32_t>(coloured and lead >= 0 and c != lead)) << (4 * p + (lead & 3))
+    s.lead = c if coloured & (lead < 0) else lead
+    s.voids |= (<uint32_t>(coloured & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
@@ -487,10 +487,6 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     for p in range(s.n):
         counts[p] = _sort_hand(s.hand[p], rows[p])
     while not s.over:
-        if s.round != dealt:
-            dealt = s.round
-            for p in range(s.n):
-                counts[p] = _sort_hand(s.hand[p], rows[p])
         p = s.to_move
         row = rows[p]
         if counts[p] == 0 and s.hand[p][WILD] == 0:
@@ -504,6 +500,10 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
             counts[p] -= CARD_COUNT[a]
         _play(s, a)
         played += 1
+        if s.trick_len == 0 and s.round != dealt:     # the trick ended the round: a deal
+            dealt = s.round
+            for p in range(s.n):
+                counts[p] = _sort_hand(s.hand[p], rows[p])
     player[0] = local
     return played
 
