@@ -41,8 +41,12 @@ cdef extern from *:
     static __inline int fool_ctz(unsigned int x) {
         unsigned long i; _BitScanForward(&i, x); return (int)i;
     }
+    static __inline int fool_ctz64(unsigned long long x) {   /* 32-bit Windows too */
+        return (unsigned int)x ? fool_ctz((unsigned int)x) : 32 + fool_ctz((unsigned int)(x >> 32));
+    }
     #else
     static inline int fool_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int fool_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     #endif
     /* The x86-64 baseline the wheels target has no popcnt instruction, and there
        __builtin_popcount is a call into libgcc (a quarter of a play-out's instructions):
@@ -59,6 +63,7 @@ cdef extern from *:
     """
     int fool_popcount(uint32_t x) noexcept nogil
     int fool_ctz(uint32_t x) noexcept nogil
+    int fool_ctz64(uint64_t x) noexcept nogil
 
 cdef enum:
     MAX_SEATS = 8
@@ -71,6 +76,8 @@ cdef enum:
     NO_SEAT = 255
     ROUND_MAX = 1000000
     SCORE_MAX = 1000000
+    SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
+    ROW = DECK_MAX + SHIFT
 
 include "fool_tables.pxi"
 
@@ -174,9 +181,9 @@ cdef void _deal(fool_t *s) noexcept nogil:
     s.lead = -1
 
 
-cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
+cdef inline void _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
     # F6: a player holding the lead colour plays it or a wild 1; otherwise any card.
-    # m[4] is 1 when W1 is legal.  Returns the number of legal actions.
+    # m[4] is 1 when W1 is legal.
     cdef const uint32_t *h = s.hand[s.to_move]
     if s.lead >= 0 and h[s.lead]:
         m[0] = 0
@@ -190,33 +197,34 @@ cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
         m[2] = h[2]
         m[3] = h[3]
     m[WILD] = 1 if h[WILD] else 0
-    return (fool_popcount(m[0]) + fool_popcount(m[1]) + fool_popcount(m[2])
-            + fool_popcount(m[3]) + m[WILD])
 
 
 cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
     # The coloured cards of hand ``h`` into ``row``, ascending (the order of the legal
     # actions); returns how many of each colour, packed one byte per colour (colour 0
-    # lowest), so that one multiplication gives every running total.
-    cdef int c, t = 0
-    cdef uint32_t w, counts = 0
-    for c in range(4):
-        w = h[c]
-        counts |= (<uint32_t>fool_popcount(w)) << (8 * c)
-        while w:
-            row[t] = COLOUR_OFFSET[c] + fool_ctz(w)
-            t += 1
-            w &= w - 1
-    return counts
+    # lowest), so that one multiplication gives every running total.  The colour words
+    # laid end to end are the card kinds' bits (COLOUR_OFFSET): two 64-bit walks.
+    cdef int t = 0
+    cdef uint64_t w = h[0] | (<uint64_t>h[1] << 26) | (<uint64_t>h[2] << 48)
+    while w:
+        row[t] = fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    w = (h[2] >> 16) | (<uint64_t>h[3] << 4)
+    while w:
+        row[t] = 64 + fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    return (<uint32_t>fool_popcount(h[0]) | (<uint32_t>fool_popcount(h[1]) << 8)
+            | (<uint32_t>fool_popcount(h[2]) << 16) | (<uint32_t>fool_popcount(h[3]) << 24))
 
 
 cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
                       rng_t *player, uint32_t *at) noexcept nogil:
-    # The random player's card, legal[bounded(count)], from a hand's sorted coloured
-    # cards ``row``, their packed counts and ``wild`` (1 if it holds a wild 1): by F6 the
-    # legal cards are the lead colour's if held (one run of ``row``), else every
-    # coloured card (all of it), then one wild 1.  Writes the card's index in ``row``.
-    # The hand holds a card.
+    # The random player's card, legal[bounded(count)], from a hand (holding a card): its
+    # sorted coloured cards ``row``, their packed counts, ``wild`` (1: it holds a wild 1).
+    # By F6 the legal cards are the lead colour's if held (one run of ``row``), else all
+    # of ``row``, then one wild 1.  Writes the card's index in ``row``.
     cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
     cdef uint32_t total, i
     if legal == 0:
@@ -451,11 +459,6 @@ cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
     if counts == 0 and h[WILD] == 0:
         return -1
     return _pick(row, counts, h[WILD] & 1, s.lead, player, &at)
-
-
-cdef enum:
-    SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
-    ROW = DECK_MAX + SHIFT
 
 
 cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept nogil:
