@@ -20,11 +20,11 @@ cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 
 from _common cimport action_index, seat_index
-from _history cimport hist_t
-from _kernel cimport kernel_t, play_out
+from _history cimport hist_push, hist_t
+from _kernel cimport kernel_t
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
@@ -39,57 +39,32 @@ cdef extern from *:
     """
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static __inline int fool_popcount(unsigned int x) {
+    static __inline int fool_ctz(unsigned int x) {
+        unsigned long i; _BitScanForward(&i, x); return (int)i;
+    }
+    static __inline int fool_ctz64(unsigned long long x) {   /* 32-bit Windows too */
+        return (unsigned int)x ? fool_ctz((unsigned int)x) : 32 + fool_ctz((unsigned int)(x >> 32));
+    }
+    #else
+    static inline int fool_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int fool_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    /* The x86-64 baseline the wheels target has no popcnt instruction, and there
+       __builtin_popcount is a call into libgcc (a quarter of a play-out's instructions):
+       inline bit arithmetic instead, the builtin only where it is one instruction. */
+    #if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
+    static inline int fool_popcount(unsigned int x) { return __builtin_popcount(x); }
+    #else
+    static inline int fool_popcount(unsigned int x) {
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
-    static __inline int fool_ctz(unsigned int x) {
-        unsigned long i; _BitScanForward(&i, x); return (int)i;
-    }
-    #else
-    static inline int fool_popcount(unsigned int x) { return __builtin_popcount(x); }
-    static inline int fool_ctz(unsigned int x) { return __builtin_ctz(x); }
     #endif
-    /* Cards in the four colour words of a hand, two words at a time, inline (the
-       observation counts every hand at each step). */
-    static inline int fool_colour_cards(const uint32_t *h) {
-        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
-        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
-        a = a - ((a >> 1) & 0x5555555555555555ull);
-        b = b - ((b >> 1) & 0x5555555555555555ull);
-        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
-        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
-        a = (a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        return (int)(((a + b) * 0x0101010101010101ull) >> 56);
-    }
     """
     int fool_popcount(uint32_t x) noexcept nogil
     int fool_ctz(uint32_t x) noexcept nogil
-    int fool_colour_cards(const uint32_t *h) noexcept nogil
-
-cdef extern from *:
-    """
-    /* The determinization's memo, one per thread, kept between calls: a search redraws
-       the same position many times and the memo depends only on what the seat knows. */
-    #if defined(_MSC_VER)
-    #define FOOL_TLS __declspec(thread)
-    #else
-    #define FOOL_TLS __thread
-    #endif
-    #define FOOL_MEMO_CACHE 8192
-    #define FOOL_MEMO_KEY 24
-    static FOOL_TLS int fool_memo_key[FOOL_MEMO_KEY];
-    static FOOL_TLS double fool_memo_cache[FOOL_MEMO_CACHE];
-    static int *fool_tls_key(void) { return fool_memo_key; }
-    static double *fool_tls_memo(void) { return fool_memo_cache; }
-    """
-    enum:
-        FOOL_MEMO_CACHE
-        FOOL_MEMO_KEY
-    int *fool_tls_key() noexcept nogil
-    double *fool_tls_memo() noexcept nogil
+    int fool_ctz64(uint64_t x) noexcept nogil
 
 cdef enum:
     MAX_SEATS = 8
@@ -102,39 +77,10 @@ cdef enum:
     NO_SEAT = 255
     ROUND_MAX = 1000000
     SCORE_MAX = 1000000
+    SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
+    ROW = DECK_MAX + SHIFT
 
-# Highest value of each colour in the full 88-card box (F1).
-cdef uint8_t COLOUR_TOP[4]
-COLOUR_TOP[:] = [27, 23, 21, 15]
-cdef uint8_t COLOUR_OFFSET[5]
-COLOUR_OFFSET[:] = [0, 26, 48, 68, 82]
-# Per action: its colour word (4 for a wild 1), bit in that word, face value (1 for W1).
-cdef uint8_t CARD_COLOUR[NUM_ACTIONS]
-cdef uint8_t CARD_BIT[NUM_ACTIONS]
-cdef uint8_t CARD_VALUE[NUM_ACTIONS]
-# k! and 1/k!, the weights of the determinization's count tables.
-cdef double FACT[DECK_MAX + 1]
-cdef double INV_FACT[DECK_MAX + 1]
-
-
-cdef void _init_tables() noexcept:
-    cdef int c, v
-    FACT[0] = 1.0
-    for v in range(1, DECK_MAX + 1):
-        FACT[v] = FACT[v - 1] * v
-    for v in range(DECK_MAX + 1):
-        INV_FACT[v] = 1.0 / FACT[v]
-    for c in range(4):
-        for v in range(2, COLOUR_TOP[c] + 1):
-            CARD_COLOUR[COLOUR_OFFSET[c] + v - 2] = c
-            CARD_BIT[COLOUR_OFFSET[c] + v - 2] = v - 2
-            CARD_VALUE[COLOUR_OFFSET[c] + v - 2] = v
-    CARD_COLOUR[W1] = WILD
-    CARD_BIT[W1] = 0
-    CARD_VALUE[W1] = 1
-
-
-_init_tables()
+include "fool_tables.pxi"
 
 #: The notation of every action: ``CARDS[a]`` is ``"G2"`` .. ``"B15"``, then ``"W1"``.
 CARDS = tuple([f"{'GRYB'[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
@@ -198,29 +144,37 @@ cdef int _hand_points(const uint32_t *h) noexcept nogil:
     return total
 
 
+cdef inline void _give(uint32_t *hand, uint8_t card) noexcept nogil:
+    # Add a card to a hand, without a branch: a wild 1 shifts its thermometer up one.
+    cdef int c = CARD_COLOUR[card]
+    hand[c] = (hand[c] << (card == W1)) | CARD_MASK[card]
+
+
 cdef void _deal(fool_t *s) noexcept nogil:
     # F3: shuffle the whole prepared deck, deal it one card at a time clockwise from the
-    # dealer's left; that player leads, nobody is a Fool.
+    # dealer's left; that player leads, nobody is a Fool.  The shuffle (Fisher-Yates from
+    # the end) settles card i of the deck at its step i, and card i goes to seat
+    # (leader + i) % n: so each card is dealt in the step that settles it, one loop.
     cdef uint8_t cards[DECK_MAX]
-    cdef int k, seat
+    cdef rng_t rng = s.rng          # in a local: the hands' stores cannot alias it
+    cdef int i, j, seat, n = s.n, length = s.deck_len
     cdef uint8_t card
-    memcpy(cards, s.deck, s.deck_len)
-    rng_shuffle_u8(&s.rng, cards, s.deck_len)
+    memcpy(cards, s.deck, length)
     memset(s.hand, 0, sizeof(s.hand))
     seat = s.dealer + 1
-    if seat == s.n:
+    if seat == n:
         seat = 0
     s.leader = seat
     s.to_move = seat
-    for k in range(s.deck_len):
-        card = cards[k]
-        if card == W1:
-            s.hand[seat][WILD] = (s.hand[seat][WILD] << 1) | 1
-        else:
-            s.hand[seat][CARD_COLOUR[card]] |= (<uint32_t>1) << CARD_BIT[card]
-        seat += 1
-        if seat == s.n:
-            seat = 0
+    seat = (seat + length - 1) % n
+    for i in range(length - 1, 0, -1):
+        j = rng_bounded(&rng, <uint32_t>(i + 1))
+        card = cards[j]
+        cards[j] = cards[i]
+        _give(s.hand[seat], card)
+        seat = seat - 1 if seat else n - 1
+    _give(s.hand[seat], cards[0])
+    s.rng = rng
     s.fools = 0
     s.voids = 0
     s.trick_len = 0
@@ -228,9 +182,9 @@ cdef void _deal(fool_t *s) noexcept nogil:
     s.lead = -1
 
 
-cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
+cdef inline void _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
     # F6: a player holding the lead colour plays it or a wild 1; otherwise any card.
-    # m[4] is 1 when W1 is legal.  Returns the number of legal actions.
+    # m[4] is 1 when W1 is legal.
     cdef const uint32_t *h = s.hand[s.to_move]
     if s.lead >= 0 and h[s.lead]:
         m[0] = 0
@@ -244,24 +198,46 @@ cdef inline int _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
         m[2] = h[2]
         m[3] = h[3]
     m[WILD] = 1 if h[WILD] else 0
-    return (fool_popcount(m[0]) + fool_popcount(m[1]) + fool_popcount(m[2])
-            + fool_popcount(m[3]) + m[WILD])
 
 
-cdef inline int _nth_action(const uint32_t *m, int i) noexcept nogil:
-    # The i-th legal action in ascending order (colours in action order, then W1).
-    cdef int c, k
-    cdef uint32_t w
-    for c in range(4):
-        w = m[c]
-        k = fool_popcount(w)
-        if i < k:
-            while i:
-                w &= w - 1
-                i -= 1
-            return COLOUR_OFFSET[c] + fool_ctz(w)
-        i -= k
-    return W1
+cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
+    # The coloured cards of hand ``h`` into ``row``, ascending (the order of the legal
+    # actions); returns how many of each colour, packed one byte per colour (colour 0
+    # lowest), so that one multiplication gives every running total.  The colour words
+    # laid end to end are the card kinds' bits (COLOUR_OFFSET): two 64-bit walks.
+    cdef int t = 0
+    cdef uint64_t w = h[0] | (<uint64_t>h[1] << 26) | (<uint64_t>h[2] << 48)
+    while w:
+        row[t] = fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    w = (h[2] >> 16) | (<uint64_t>h[3] << 4)
+    while w:
+        row[t] = 64 + fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    return (<uint32_t>fool_popcount(h[0]) | (<uint32_t>fool_popcount(h[1]) << 8)
+            | (<uint32_t>fool_popcount(h[2]) << 16) | (<uint32_t>fool_popcount(h[3]) << 24))
+
+
+cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
+                      rng_t *player, uint32_t *at) noexcept nogil:
+    # The random player's card, legal[bounded(count)], from a hand (holding a card): its
+    # sorted coloured cards ``row``, their packed counts, ``wild`` (1: it holds a wild 1).
+    # By F6 the legal cards are the lead colour's if held (one run of ``row``), else all
+    # of ``row``, then one wild 1.  Writes the card's index in ``row``.
+    cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
+    cdef uint32_t total, i
+    if legal == 0:
+        legal = counts
+    total = (legal * <uint32_t>0x01010101) >> 24
+    i = rng_bounded(player, total + wild)
+    if i == total:
+        return W1
+    # the run starts after the cards of the colours below its first one
+    at[0] = i + ((((counts * <uint32_t>0x01010101) << 8)
+                  >> (fool_ctz(legal) & ~7)) & 0xFF)
+    return row[at[0]]
 
 
 cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
@@ -270,31 +246,20 @@ cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length
     #   key = in_lead_colour << 12 | value << 4 | (15 - position)
     # where wild 1s count as the lead colour with value 1.  The highest key wins (highest
     # lead-colour card; among 1s only, the first played), the lowest keys are the Fools
-    # (off-colour before lead colour, lower before higher, later before earlier).
-    # Returns the bitmask of the Fools' seats and writes the winner's seat.
-    cdef int i, c, key
-    cdef int best = -1, best_i = 0
-    cdef int lo1 = 0x7FFF, lo1_i = 0, lo2 = 0x7FFF, lo2_i = 0
-    cdef uint8_t card
+    # (off-colour before lead colour, lower before higher, later before earlier).  Keys
+    # are distinct and carry their card's position, so the loop keeps only the highest
+    # and the two lowest, by minimum and maximum (no data-dependent branch).
+    # Returns the bitmask of the Fools' seats (nfools of them) and writes the winner's.
+    cdef const uint16_t *keys = LEAD_KEY[lead + 1]
+    cdef int i, key, best = 0, lo1 = 0x7FFF, lo2 = 0x7FFF
     for i in range(length):
-        card = cards[i]
-        c = CARD_COLOUR[card]
-        key = (((c == lead) | (c == WILD)) << 12) | (CARD_VALUE[card] << 4) | (15 - i)
-        if key > best:
-            best = key
-            best_i = i
-        if key < lo1:
-            lo2 = lo1
-            lo2_i = lo1_i
-            lo1 = key
-            lo1_i = i
-        elif key < lo2:
-            lo2 = key
-            lo2_i = i
-    winner[0] = seats[best_i]
-    if nfools == 2:
-        return ((<uint8_t>1) << seats[lo1_i]) | ((<uint8_t>1) << seats[lo2_i])
-    return (<uint8_t>1) << seats[lo1_i]
+        key = keys[cards[i]] | (15 - i)
+        best = key if key > best else best
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = key if key < lo1 else lo1
+    winner[0] = seats[15 - (best & 15)]
+    return (((<uint8_t>1) << seats[15 - (lo1 & 15)])
+            | (<uint8_t>(nfools - 1) << seats[15 - (lo2 & 15)]))
 
 
 cdef void _end_round(fool_t *s, uint8_t fools) noexcept nogil:
@@ -343,7 +308,7 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     s.fools = fools
     s.to_move = winner
     s.trick_len = 0
-    s.trick_size = s.n - fool_popcount(fools)
+    s.trick_size = s.n - s.nfools       # a trick names exactly nfools Fools
     s.lead = -1
 
 
@@ -353,34 +318,33 @@ cdef void (*END_TRICK)(fool_t *) noexcept nogil
 END_TRICK = _end_trick
 
 
-cdef void _apply(void *state, int a) noexcept nogil:
-    # Play card ``a`` (legal) for the seat to act.
-    cdef fool_t *s = <fool_t *>state
+cdef inline void _play(fool_t *s, int a) noexcept nogil:
+    # Play card ``a`` (legal) for the seat to act; no branch on the card (a random
+    # play-out's cards are as unpredictable as branches get).
     cdef uint8_t p = s.to_move
-    cdef int c = CARD_COLOUR[a]
-    if c == WILD:
-        s.hand[p][WILD] >>= 1
-    else:
-        s.hand[p][c] &= ~((<uint32_t>1) << CARD_BIT[a])
-        if s.lead < 0:
-            s.lead = c          # F5: the first coloured card sets the lead colour
-        else:                   # F6: off the lead colour, p holds none of it (no branch)
-            s.voids |= (<uint32_t>(c != s.lead)) << (4 * p + s.lead)
+    cdef int c = CARD_COLOUR[a], lead = s.lead
+    cdef bint coloured = c != WILD
+    cdef uint32_t playing, after
+    s.hand[p][c] = (s.hand[p][c] >> (not coloured)) & CARD_CLEAR[a]
+    # F5: the first coloured card sets the lead colour; F6: one off the lead colour
+    # shows that p holds none of it.
+    s.lead = c if coloured & (lead < 0) else lead
+    s.voids |= (<uint32_t>(coloured & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
     if s.trick_len < s.trick_size:
-        # F4: clockwise, skipping the Fools.
-        p += 1
-        if p == s.n:
-            p = 0
-        while (s.fools >> p) & 1:
-            p += 1
-            if p == s.n:
-                p = 0
-        s.to_move = p
+        # F4: clockwise, skipping the Fools: the first seat after p that is no Fool, else
+        # the first from seat 0.
+        playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
+        after = playing & (~(<uint32_t>1) << p)
+        s.to_move = fool_ctz(after if after else playing)
     else:
         END_TRICK(s)
+
+
+cdef void _apply(void *state, int a) noexcept nogil:
+    _play(<fool_t *>state, a)
 
 
 cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
@@ -484,20 +448,68 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
-    # legal[bounded(count)] without building the list: the i-th card of the masks.
+    # legal[bounded(count)] from the hand's sorted cards, as the play-out draws it.
     cdef const fool_t *s = <const fool_t *>state
-    cdef uint32_t m[WORDS]
-    cdef int count
+    cdef const uint32_t *h
+    cdef uint8_t row[DECK_MAX]
+    cdef uint32_t counts, at
     if s.over:
         return -1
-    count = _legal_masks(s, m)
-    if count == 0:
+    h = s.hand[s.to_move]
+    counts = _sort_hand(h, row)
+    if counts == 0 and h[WILD] == 0:
         return -1
-    return _nth_action(m, rng_bounded(player, <uint32_t>count))
+    return _pick(row, counts, h[WILD] & 1, s.lead, player, &at)
+
+
+cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept nogil:
+    # Remove row[at] from a row of ``length`` cards: what follows moves down one, by two
+    # fixed 8-byte moves (the bytes past the end are spare) unless the tail is longer
+    # (a set-up's long hand): no call, no loop.
+    cdef uint64_t low, high
+    if length - at <= SHIFT:
+        memcpy(&low, &row[at + 1], 8)
+        memcpy(&high, &row[at + 9], 8)
+        memcpy(&row[at], &low, 8)
+        memcpy(&row[at + 8], &high, 8)
+    else:
+        memmove(&row[at], &row[at + 1], length - at)
 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
-    return play_out(state, player, history, _random_action, _apply)
+    # The kernel's random play-out (_kernel.play_out's contract: the same draws as
+    # _random_action at every move), with every hand kept sorted and counted by colour
+    # from move to move and sorted afresh only after a deal.
+    cdef fool_t *s = <fool_t *>state
+    cdef rng_t local = player[0]        # in a local, the generator stays in registers
+    cdef uint8_t rows[MAX_SEATS][ROW]
+    cdef uint32_t counts[MAX_SEATS]
+    cdef uint32_t dealt = s.round, at
+    cdef uint8_t *row
+    cdef Py_ssize_t played = 0
+    cdef int p, a
+    for p in range(s.n):
+        counts[p] = _sort_hand(s.hand[p], rows[p])
+    while not s.over:
+        p = s.to_move
+        row = rows[p]
+        if counts[p] == 0 and s.hand[p][WILD] == 0:
+            break
+        a = _pick(row, counts[p], s.hand[p][WILD] & 1, s.lead, &local, &at)
+        if history != NULL and hist_push(history, <uint16_t>a) < 0:
+            played = -1
+            break
+        if a != W1:
+            _take_out(row, at, (counts[p] * <uint32_t>0x01010101) >> 24)
+            counts[p] -= CARD_COUNT[a]
+        _play(s, a)
+        played += 1
+        if s.trick_len == 0 and s.round != dealt:     # the trick ended the round: a deal
+            dealt = s.round
+            for p in range(s.n):
+                counts[p] = _sort_hand(s.hand[p], rows[p])
+    player[0] = local
+    return played
 
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:

@@ -2,6 +2,46 @@
 # ``observe`` slots see it (included at the end of ``fool.pyx``, whose types,
 # tables and rules it uses).
 
+cdef extern from *:
+    """
+    /* Cards in the four colour words of a hand, two words at a time, inline (the
+       observation counts every hand at each step). */
+    static inline int fool_colour_cards(const uint32_t *h) {
+        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
+        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
+        a = a - ((a >> 1) & 0x5555555555555555ull);
+        b = b - ((b >> 1) & 0x5555555555555555ull);
+        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
+        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+        a = (a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        return (int)(((a + b) * 0x0101010101010101ull) >> 56);
+    }
+    """
+    int fool_colour_cards(const uint32_t *h) noexcept nogil
+
+cdef extern from *:
+    """
+    /* The determinization's memo, one per thread, kept between calls: a search redraws
+       the same position many times and the memo depends only on what the seat knows. */
+    #if defined(_MSC_VER)
+    #define FOOL_TLS __declspec(thread)
+    #else
+    #define FOOL_TLS __thread
+    #endif
+    #define FOOL_MEMO_CACHE 8192
+    #define FOOL_MEMO_KEY 24
+    static FOOL_TLS int fool_memo_key[FOOL_MEMO_KEY];
+    static FOOL_TLS double fool_memo_cache[FOOL_MEMO_CACHE];
+    static int *fool_tls_key(void) { return fool_memo_key; }
+    static double *fool_tls_memo(void) { return fool_memo_cache; }
+    """
+    enum:
+        FOOL_MEMO_CACHE
+        FOOL_MEMO_KEY
+    int *fool_tls_key() noexcept nogil
+    double *fool_tls_memo() noexcept nogil
+
 # ---------------------------------------------------------------------------------------
 # Determinization: the hidden hands redrawn from one seat's information (F6 included).
 #
@@ -111,13 +151,6 @@ cdef double _det_level(deal_t *d, int g, const int *r, int idx, double target,
             j += 1
         if j == d.k:
             return total
-
-
-cdef inline void _give(fool_t *s, int p, uint8_t card) noexcept nogil:
-    if card == W1:
-        s.hand[p][WILD] = (s.hand[p][WILD] << 1) | 1
-    else:
-        s.hand[p][CARD_COLOUR[card]] |= (<uint32_t>1) << CARD_BIT[card]
 
 
 cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
@@ -306,7 +339,7 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
             memset(s.hand[p], 0, sizeof(s.hand[p]))
             g = group_of[p]
             for _card in range(size[p]):
-                _give(s, p, held[g][held_n[g]])
+                _give(s.hand[p], held[g][held_n[g]])
                 held_n[g] += 1
     rng_seed(&s.rng, rng_next(rng))
 
@@ -343,7 +376,7 @@ cdef void _det_by_rejection(fool_t *s, int seat, uint8_t *cards, int count,
         if p != seat:
             memset(s.hand[p], 0, sizeof(s.hand[p]))
             for _card in range(size[p]):
-                _give(s, p, cards[k])
+                _give(s.hand[p], cards[k])
                 k += 1
     rng_seed(&s.rng, rng_next(rng))
 
