@@ -615,10 +615,8 @@ cdef class FoolState(EngineState):
             raise NotationError(f"notation must be a str, not {quote(text)}")
         a = _PARSE.get(text.strip().upper())
         if a is None:
-            raise NotationError(
-                f"{text[:40]!r} is not a Fool card: write G2..G27, R2..R23, Y2..Y21, B2..B15 "
-                "or W1"
-            )
+            raise NotationError(f"{quote(text, 60)} is not a Fool card: write G2..G27, "
+                                "R2..R23, Y2..Y21, B2..B15 or W1")
         return a
 
     # -- what a seat may see, and the whole state -----------------------------------------
