@@ -379,16 +379,19 @@ def _read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
             f"field 'fools' is {quote(fools)}, expected {nfools} seat(s) after the first trick")
     # A round deals every seat the same hand (F3), and hands only shrink: on the first
     # trick each seat holds it whole but for the card it has just played.
+    in_trick = {q for q, _ in played}
     for p in range(n):
-        full = game.hand_size - (not fools and any(e[0] == p for e in played))
-        if len(held[p]) > game.hand_size or (not fools and len(held[p]) != full):
+        if not fools and len(held[p]) != game.hand_size - (p in in_trick):
             raise InvalidStateError(
                 f"field 'hands' gives seat {p} {len(held[p])} cards, expected "
-                + (f"{full} on the round's first trick (F3)" if not fools
-                   else f"at most the {game.hand_size} dealt (F3)"))
+                f"{game.hand_size - (p in in_trick)} on the round's first trick (F3)")
+        if len(held[p]) > game.hand_size:
+            raise InvalidStateError(
+                f"field 'hands' gives seat {p} {len(held[p])} cards, expected "
+                f"at most the {game.hand_size} dealt (F3)")
     if not over:
         for p in range(n):
-            if not held[p] and not any(e[0] == p for e in played):
+            if not held[p] and p not in in_trick:
                 raise InvalidStateError(
                     f"field 'hands' has an empty hand for seat {p}, who has not just played "
                     "their last card (F10)")
