@@ -17,6 +17,7 @@ import random
 import resource
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,11 +131,21 @@ def _first_count(game: str, mode: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def probes() -> dict[tuple[str, str], subprocess.Popen[str]]:
-    """Every probe of this module, started at once (they take a core each)."""
+def probes() -> Iterator[dict[tuple[str, str], subprocess.Popen[str]]]:
+    """Every probe of this module, started at once (they take a core each).
+
+    A probe no selected test reads (``pytest -k``) is stopped and its pipes closed at the
+    end, so that no running process or open pipe is left to the garbage collector.
+    """
     runs = [(g, m) for g in PLAYERS for m in ("python", "simulate")] + [("just4fun", "leak")]
-    return {(g, m): start_probe(g, PLAYERS[g], m, [_first_count(g, m), 4 * _first_count(g, m)])
-            for g, m in runs}
+    started = {(g, m): start_probe(g, PLAYERS[g], m,
+                                   [_first_count(g, m), 4 * _first_count(g, m)])
+               for g, m in runs}
+    yield started
+    for proc in started.values():
+        if proc.stdout is not None and not proc.stdout.closed:
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.mark.parametrize("game", list(PLAYERS))

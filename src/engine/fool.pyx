@@ -222,15 +222,17 @@ cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
 
 cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
                       rng_t *player, uint32_t *at) noexcept nogil:
-    # The random player's card, legal[bounded(count)], from a hand (holding a card): its
-    # sorted coloured cards ``row``, their packed counts, ``wild`` (1: it holds a wild 1).
-    # By F6 the legal cards are the lead colour's if held (one run of ``row``), else all
-    # of ``row``, then one wild 1.  Writes the card's index in ``row``.
+    # The random player's card, legal[bounded(count)], from a hand: its sorted coloured
+    # cards ``row``, their packed counts, ``wild`` (1: it holds a wild 1); -1 if the
+    # hand is empty.  By F6 the legal cards are the lead colour's if held (one run of
+    # ``row``), else all of ``row``, then one wild 1.  Writes the card's index in ``row``.
     cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
     cdef uint32_t total, i
     if legal == 0:
         legal = counts
     total = (legal * <uint32_t>0x01010101) >> 24
+    if total + wild == 0:
+        return -1
     i = rng_bounded(player, total + wild)
     if i == total:
         return W1
@@ -294,17 +296,15 @@ cdef void _end_round(fool_t *s, uint8_t fools) noexcept nogil:
     _deal(s)
 
 
-cdef void _end_trick(fool_t *s) noexcept nogil:
+cdef void _close_trick(fool_t *s, bint ran_out) noexcept nogil:
     # F9, F10: name the Fools; the winner leads the next trick unless a hand ran out.
     cdef uint8_t winner
     cdef uint8_t fools = _trick_fools(s.trick_seat, s.trick_card, s.trick_len, s.lead,
                                       s.nfools, &winner)
-    cdef int i
     s.leader = winner
-    for i in range(s.trick_len):
-        if _hand_empty(s.hand[s.trick_seat[i]]):
-            _end_round(s, fools)
-            return
+    if ran_out:
+        _end_round(s, fools)
+        return
     s.fools = fools
     s.to_move = winner
     s.trick_len = 0
@@ -312,34 +312,58 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     s.lead = -1
 
 
-# The end of a trick through a pointer: kept out of line, so that the common play of a
+cdef void _end_trick(fool_t *s) noexcept nogil:
+    cdef int i
+    cdef bint ran_out = False
+    for i in range(s.trick_len):
+        ran_out |= _hand_empty(s.hand[s.trick_seat[i]])
+    _close_trick(s, ran_out)
+
+
+# The end of a trick through pointers: kept out of line, so that the common play of a
 # card into a trick needs no register saves.
 cdef void (*END_TRICK)(fool_t *) noexcept nogil
+cdef void (*CLOSE_TRICK)(fool_t *, bint) noexcept nogil
 END_TRICK = _end_trick
+CLOSE_TRICK = _close_trick
 
 
-cdef inline void _play(fool_t *s, int a) noexcept nogil:
-    # Play card ``a`` (legal) for the seat to act; no branch on the card (a random
-    # play-out's cards are as unpredictable as branches get).
-    cdef uint8_t p = s.to_move
-    cdef int c = CARD_COLOUR[a], lead = s.lead
-    cdef bint coloured = c != WILD
+cdef inline void _take(fool_t *s, uint8_t p, int a, bint coloured) noexcept nogil:
+    # Card ``a`` (legal) out of p's hand; F5: the first coloured card sets the lead
+    # colour.  ``coloured`` is ``a != W1``: the play-out knows it from its own branch.
+    cdef int c = CARD_COLOUR[a]
+    if coloured:
+        s.hand[p][c] &= CARD_CLEAR[a]
+        s.lead = c if s.lead < 0 else s.lead
+    else:
+        s.hand[p][WILD] >>= 1           # one wild 1 fewer: the thermometer shifts down
+
+
+cdef inline bint _to_trick(fool_t *s, uint8_t p, int a) noexcept nogil:
+    # Card ``a`` of seat p joins the trick; True when that completes it, else the next
+    # seat is to act (F4: clockwise, skipping the Fools: the first seat after p that is
+    # no Fool, else the first from seat 0).
     cdef uint32_t playing, after
-    s.hand[p][c] = (s.hand[p][c] >> (not coloured)) & CARD_CLEAR[a]
-    # F5: the first coloured card sets the lead colour; F6: one off the lead colour
-    # shows that p holds none of it.
-    s.lead = c if coloured & (lead < 0) else lead
-    s.voids |= (<uint32_t>(coloured & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
-    if s.trick_len < s.trick_size:
-        # F4: clockwise, skipping the Fools: the first seat after p that is no Fool, else
-        # the first from seat 0.
-        playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
-        after = playing & (~(<uint32_t>1) << p)
-        s.to_move = fool_ctz(after if after else playing)
-    else:
+    if s.trick_len == s.trick_size:
+        return True
+    playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
+    after = playing & (~(<uint32_t>1) << p)
+    s.to_move = fool_ctz(after if after else playing)
+    return False
+
+
+cdef inline void _play(fool_t *s, int a) noexcept nogil:
+    # Play card ``a`` (legal) for the seat to act.  F6: a coloured card off the lead
+    # colour shows that p holds none of it (the play-out, which ends the game and so
+    # clears them, does not keep these).
+    cdef uint8_t p = s.to_move
+    cdef int c = CARD_COLOUR[a], lead = s.lead
+    s.voids |= (<uint32_t>((c != WILD) & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
+    _take(s, p, a, c != WILD)
+    if _to_trick(s, p, a):
         END_TRICK(s)
 
 
@@ -457,8 +481,6 @@ cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
         return -1
     h = s.hand[s.to_move]
     counts = _sort_hand(h, row)
-    if counts == 0 and h[WILD] == 0:
-        return -1
     return _pick(row, counts, h[WILD] & 1, s.lead, player, &at)
 
 
@@ -479,7 +501,12 @@ cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
     # The kernel's random play-out (_kernel.play_out's contract: the same draws as
     # _random_action at every move), with every hand kept sorted and counted by colour
-    # from move to move and sorted afresh only after a deal.
+    # from move to move and sorted afresh only after a deal.  What _play does, but with
+    # what the loop knows: whether the card is a wild 1 (its own branch), whether a hand
+    # of the trick ran out (``ran_out``, from the counts), and that nothing but the end
+    # of a trick can end the game; it keeps no voids (F6), which the end of the game
+    # clears.  A hand that is empty when its seat is to act (no set-up allows one) stops
+    # it, as it stops the generic play-out.
     cdef fool_t *s = <fool_t *>state
     cdef rng_t local = player[0]        # in a local, the generator stays in registers
     cdef uint8_t rows[MAX_SEATS][ROW]
@@ -487,27 +514,36 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     cdef uint32_t dealt = s.round, at
     cdef uint8_t *row
     cdef Py_ssize_t played = 0
-    cdef int p, a
+    cdef bint ran_out = False
+    cdef int p, q, a
     for p in range(s.n):
         counts[p] = _sort_hand(s.hand[p], rows[p])
+    for q in range(s.trick_len):        # a trick under way: its hands so far
+        ran_out |= _hand_empty(s.hand[s.trick_seat[q]])
     while not s.over:
         p = s.to_move
         row = rows[p]
-        if counts[p] == 0 and s.hand[p][WILD] == 0:
-            break
         a = _pick(row, counts[p], s.hand[p][WILD] & 1, s.lead, &local, &at)
+        if a < 0:
+            break
         if history != NULL and hist_push(history, <uint16_t>a) < 0:
             played = -1
             break
         if a != W1:
             _take_out(row, at, (counts[p] * <uint32_t>0x01010101) >> 24)
             counts[p] -= CARD_COUNT[a]
-        _play(s, a)
+            _take(s, p, a, True)
+        else:
+            _take(s, p, a, False)
+        ran_out |= (counts[p] | s.hand[p][WILD]) == 0
         played += 1
-        if s.trick_len == 0 and s.round != dealt:     # the trick ended the round: a deal
-            dealt = s.round
-            for p in range(s.n):
-                counts[p] = _sort_hand(s.hand[p], rows[p])
+        if _to_trick(s, p, a):
+            CLOSE_TRICK(s, ran_out)
+            ran_out = False
+            if s.round != dealt:        # the trick ended the round: a deal
+                dealt = s.round
+                for q in range(s.n):
+                    counts[q] = _sort_hand(s.hand[q], rows[q])
     player[0] = local
     return played
 
