@@ -61,8 +61,24 @@ cdef extern from *:
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
     #endif
+    /* The cards of each colour word of a hand, packed one byte per colour (colour 0
+       lowest): two words at a time, each 64-bit sum of bytes gathered per 32-bit half
+       by one multiplication (byte 3 sums bytes 0-3, byte 7 bytes 4-7; no sum carries). */
+    static inline uint32_t fool_colour_counts(const uint32_t *h) {
+        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
+        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
+        a = a - ((a >> 1) & 0x5555555555555555ull);
+        b = b - ((b >> 1) & 0x5555555555555555ull);
+        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
+        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+        a = ((a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x01010101ull;
+        b = ((b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x01010101ull;
+        return (uint32_t)(((a >> 24) & 0xFF) | ((a >> 48) & 0xFF00)
+                          | ((b >> 8) & 0xFF0000) | ((b >> 32) & 0xFF000000u));
+    }
     """
     int fool_popcount(uint32_t x) noexcept nogil
+    uint32_t fool_colour_counts(const uint32_t *h) noexcept nogil
     int fool_ctz(uint32_t x) noexcept nogil
     int fool_ctz64(uint64_t x) noexcept nogil
 
@@ -78,7 +94,7 @@ cdef enum:
     ROUND_MAX = 1000000
     SCORE_MAX = 1000000
     SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
-    ROW = DECK_MAX + SHIFT
+    ROW = 128           # DECK_MAX + SHIFT bytes, rounded up: a seat's row one shift away
 
 include "fool_tables.pxi"
 
@@ -127,9 +143,13 @@ cdef inline bint _hand_empty(const uint32_t *h) noexcept nogil:
     return (h[0] | h[1] | h[2] | h[3] | h[4]) == 0
 
 
+cdef inline int _colour_cards(const uint32_t *h) noexcept nogil:
+    # The coloured cards of a hand: its packed counts' bytes summed.
+    return (fool_colour_counts(h) * <uint32_t>0x01010101) >> 24
+
+
 cdef inline int _hand_size(const uint32_t *h) noexcept nogil:
-    return (fool_popcount(h[0]) + fool_popcount(h[1]) + fool_popcount(h[2])
-            + fool_popcount(h[3]) + fool_popcount(h[4]))
+    return _colour_cards(h) + fool_popcount(h[WILD])
 
 
 cdef int _hand_points(const uint32_t *h) noexcept nogil:
@@ -216,8 +236,7 @@ cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
         row[t] = 64 + fool_ctz64(w)
         t += 1
         w &= w - 1
-    return (<uint32_t>fool_popcount(h[0]) | (<uint32_t>fool_popcount(h[1]) << 8)
-            | (<uint32_t>fool_popcount(h[2]) << 16) | (<uint32_t>fool_popcount(h[3]) << 24))
+    return fool_colour_counts(h)
 
 
 cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
@@ -339,17 +358,21 @@ cdef inline void _take(fool_t *s, uint8_t p, int a, bint coloured) noexcept nogi
         s.hand[p][WILD] >>= 1           # one wild 1 fewer: the thermometer shifts down
 
 
-cdef inline bint _to_trick(fool_t *s, uint8_t p, int a) noexcept nogil:
+cdef inline uint32_t _playing(const fool_t *s) noexcept nogil:
+    # F4: the seats taking part in the trick, a bit each: all but the Fools.
+    return ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
+
+
+cdef inline bint _to_trick(fool_t *s, uint8_t p, int a, uint32_t playing) noexcept nogil:
     # Card ``a`` of seat p joins the trick; True when that completes it, else the next
     # seat is to act (F4: clockwise, skipping the Fools: the first seat after p that is
-    # no Fool, else the first from seat 0).
-    cdef uint32_t playing, after
+    # no Fool, else the first from seat 0).  ``playing`` is _playing(s).
+    cdef uint32_t after
     s.trick_seat[s.trick_len] = p
     s.trick_card[s.trick_len] = a
     s.trick_len += 1
     if s.trick_len == s.trick_size:
         return True
-    playing = ~(<uint32_t>s.fools) & ((<uint32_t>1 << s.n) - 1)
     after = playing & (~(<uint32_t>1) << p)
     s.to_move = fool_ctz(after if after else playing)
     return False
@@ -363,7 +386,7 @@ cdef inline void _play(fool_t *s, int a) noexcept nogil:
     cdef int c = CARD_COLOUR[a], lead = s.lead
     s.voids |= (<uint32_t>((c != WILD) & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
     _take(s, p, a, c != WILD)
-    if _to_trick(s, p, a):
+    if _to_trick(s, p, a, _playing(s)):
         END_TRICK(s)
 
 
@@ -511,7 +534,7 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
     cdef rng_t local = player[0]        # in a local, the generator stays in registers
     cdef uint8_t rows[MAX_SEATS][ROW]
     cdef uint32_t counts[MAX_SEATS]
-    cdef uint32_t dealt = s.round, at
+    cdef uint32_t dealt = s.round, at, playing = _playing(s)
     cdef uint8_t *row
     cdef Py_ssize_t played = 0
     cdef bint ran_out = False
@@ -537,9 +560,10 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
             _take(s, p, a, False)
         ran_out |= (counts[p] | s.hand[p][WILD]) == 0
         played += 1
-        if _to_trick(s, p, a):
+        if _to_trick(s, p, a, playing):
             CLOSE_TRICK(s, ran_out)
             ran_out = False
+            playing = _playing(s)
             if s.round != dealt:        # the trick ended the round: a deal
                 dealt = s.round
                 for q in range(s.n):

@@ -4,24 +4,6 @@
 
 cdef extern from *:
     """
-    /* Cards in the four colour words of a hand, two words at a time, inline (the
-       observation counts every hand at each step). */
-    static inline int fool_colour_cards(const uint32_t *h) {
-        uint64_t a = (uint64_t)h[0] | ((uint64_t)h[1] << 32);
-        uint64_t b = (uint64_t)h[2] | ((uint64_t)h[3] << 32);
-        a = a - ((a >> 1) & 0x5555555555555555ull);
-        b = b - ((b >> 1) & 0x5555555555555555ull);
-        a = (a & 0x3333333333333333ull) + ((a >> 2) & 0x3333333333333333ull);
-        b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
-        a = (a + (a >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        return (int)(((a + b) * 0x0101010101010101ull) >> 56);
-    }
-    """
-    int fool_colour_cards(const uint32_t *h) noexcept nogil
-
-cdef extern from *:
-    """
     /* The determinization's memo, one per thread, kept between calls: a search redraws
        the same position many times and the memo depends only on what the seat knows. */
     #if defined(_MSC_VER)
@@ -440,7 +422,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         out[o + r] = (s.fools >> q) & 1                         # fools
         for c in range(WILD):                                   # voids (F6)
             out[o + n + 4 * r + c] = (s.voids >> (4 * q + c)) & 1
-        out[o + 5 * n + r] = (fool_colour_cards(s.hand[q]) + _wilds(s.hand[q][WILD])
+        out[o + 5 * n + r] = (_colour_cards(s.hand[q]) + _wilds(s.hand[q][WILD])
                               ) * <float>(1.0 / 12)           # hand sizes
         out[o + 6 * n + r] = not s.over and s.to_move == q      # to act
         out[o + 7 * n + r] = s.score[q] * <float>0.01           # scores / 100
