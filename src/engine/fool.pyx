@@ -175,9 +175,13 @@ cdef void _deal(fool_t *s) noexcept nogil:
     # dealer's left; that player leads, nobody is a Fool.  The shuffle (Fisher-Yates from
     # the end) settles card i of the deck at its step i, and card i goes to seat
     # (leader + i) % n: so each card is dealt in the step that settles it, one loop.
+    # The seat's hand is walked as a pointer, one hand back a card, wrapping round.
     cdef uint8_t cards[DECK_MAX]
     cdef rng_t rng = s.rng          # in a local: the hands' stores cannot alias it
     cdef int i, j, seat, n = s.n, length = s.deck_len
+    cdef uint32_t *hand
+    cdef uint32_t *first = s.hand[0]
+    cdef uint32_t *last = s.hand[n - 1]
     cdef uint8_t card
     memcpy(cards, s.deck, length)
     memset(s.hand, 0, sizeof(s.hand))
@@ -186,14 +190,14 @@ cdef void _deal(fool_t *s) noexcept nogil:
         seat = 0
     s.leader = seat
     s.to_move = seat
-    seat = (seat + length - 1) % n
+    hand = s.hand[(seat + length - 1) % n]
     for i in range(length - 1, 0, -1):
         j = rng_bounded(&rng, <uint32_t>(i + 1))
         card = cards[j]
         cards[j] = cards[i]
-        _give(s.hand[seat], card)
-        seat = seat - 1 if seat else n - 1
-    _give(s.hand[seat], cards[0])
+        _give(hand, card)
+        hand = last if hand == first else hand - WORDS
+    _give(hand, cards[0])
     s.rng = rng
     s.fools = 0
     s.voids = 0
@@ -271,12 +275,15 @@ cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length
     # are distinct and carry their card's position, so the loop keeps only the highest
     # and the two lowest, by minimum and maximum (no data-dependent branch).
     # Returns the bitmask of the Fools' seats (nfools of them) and writes the winner's.
+    # (With one Fool a trick, the second lowest is not needed: the test on nfools is
+    # the same at every card, so the compiler makes two loops of it.)
     cdef const uint16_t *keys = LEAD_KEY[lead + 1]
     cdef int i, key, best = 0, lo1 = 0x7FFF, lo2 = 0x7FFF
     for i in range(length):
         key = keys[cards[i]] | (15 - i)
         best = key if key > best else best
-        lo2 = min(lo2, max(lo1, key))
+        if nfools > 1:
+            lo2 = min(lo2, max(lo1, key))
         lo1 = key if key < lo1 else lo1
     winner[0] = seats[15 - (best & 15)]
     return (((<uint8_t>1) << seats[15 - (lo1 & 15)])
