@@ -175,6 +175,41 @@ def python_games(case: Case, games: int, seed: int = 2024) -> int:
     return n
 
 
+_RECORDED: dict[tuple[str, int, int], list[list[list[int]]]] = {}
+
+
+def python_games_floor(case: Case, games: int, seed: int = 2024) -> int:
+    """``python_games``' loop over the same games, each call replaced by one that does nothing.
+
+    The legal lists of those games are recorded once; then the same loop runs with
+    ``is_over`` an iterator's ``__next__``, ``legal_actions`` another's (handing out the
+    recorded list) and ``apply`` the builtin ``abs``, so ``random.choice`` draws from lists
+    of the same lengths as in the real games.  Its time is the loop's own: no game can be
+    driven from Python faster, and OpenSpiel over it is the most our ratio could be.
+    """
+    key = (case.game, games, seed)
+    if key not in _RECORDED:
+        choice = random.Random(seed).choice
+        recorded = []
+        for _ in range(games):
+            s = case.start.copy()
+            lists = []
+            while not s.is_over():
+                lists.append(s.legal_actions())
+                s.apply(choice(lists[-1]))
+            recorded.append(lists)
+        _RECORDED[key] = recorded
+    choice = random.Random(seed).choice
+    n = 0
+    for lists in _RECORDED[key]:
+        is_over = iter([False] * len(lists) + [True]).__next__
+        legal_actions = iter(lists).__next__
+        while not is_over():
+            abs(choice(legal_actions()))
+            n += 1
+    return n
+
+
 def rollouts(case: Case, games: int, count: bool = False) -> int:
     """Whole random games in compiled code, one Python call per game."""
     n = 0
@@ -442,17 +477,22 @@ def _cases_in_session(request: Any, own: Case) -> list[Case]:
 
 def per_unit_jointly(request: Any, cache: dict[str, Any], alternate: Any, key: str,
                      peer: dict[str, Callable[[], Side]], ours: Callable[[Case], Side],
-                     own: Case, rounds: int) -> dict[str, float] | None:
+                     own: Case, rounds: int,
+                     also: Callable[[Case], Side] | None = None) -> dict[str, float] | None:
     """Seconds per unit of every side of peer comparison ``key``, measured once a session.
 
     The first call times the ``peer`` side(s) and ``ours(case)`` for every game running
-    this test in the session, all in one ``alternate`` run; later calls return the cached
-    medians.  ``None`` when benchmarks are disabled.
+    this test in the session (and ``also(case)``, named ``"<game> also"``, if given), all
+    in one ``alternate`` run; later calls return the cached medians.  ``None`` when
+    benchmarks are disabled.
     """
     cached = cache.get(key)
     if cached is None or (cached["per_unit"] is not None and own.game not in cached["per_unit"]):
         sides = {name: make() for name, make in peer.items()}
-        sides.update({c.game: ours(c) for c in _cases_in_session(request, own)})
+        for c in _cases_in_session(request, own):
+            sides[c.game] = ours(c)
+            if also is not None:
+                sides[f"{c.game} also"] = also(c)
         medians = alternate({name: fn for name, (fn, _) in sides.items()}, rounds=rounds)
         per_unit = (None if medians is None else
                     {name: medians[name] / units for name, (_, units) in sides.items()})
@@ -655,12 +695,17 @@ class GameBenchmarks:
         s = per_unit_jointly(
             request, session_cache, alternate, "openspiel python loop",
             {"openspiel": lambda: side(connect_four.python_games)},
-            lambda c: side(lambda: python_games(c, c.playout_games)), self.case, rounds=7)
+            lambda c: side(lambda: python_games(c, c.playout_games)), self.case, rounds=7,
+            also=lambda c: side(lambda: python_games_floor(c, c.playout_games)))
         if s is not None:
+            game, floor = s[self.case.game], s[f"{self.case.game} also"]
             figures.record_peer("OpenSpiel Python-driven playout", 1 / s["openspiel"],
                                 "actions/s")
-            figures.record_ratio(PYTHON_VS_OPENSPIEL,
-                                 s["openspiel"] / s[self.case.game], ">= 3")
+            figures.record_ratio(PYTHON_VS_OPENSPIEL, s["openspiel"] / game, ">= 3")
+            figures.record_ratio("Python-driven loop, calls that do nothing, vs OpenSpiel",
+                                 s["openspiel"] / floor, None)
+            figures.record("Python-driven loop: our three calls above that floor",
+                           (game - floor) * 1e9, "ns/action")
 
     @_shared_run
     @pytest.mark.benchmark(group="peer")
