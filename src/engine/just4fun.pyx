@@ -58,21 +58,17 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* The actions of a full hand's 16 slot words (bits 6-17 of each), 0xFFFF from entry
-       ``count`` on, into out[0..15]: four words at a time on SSE2 (every x86-64), where
-       the scalar loop costs about five instructions a word; ``j4f_find16`` is the entry
-       holding action ``a`` (there is one), all 16 compared at once. */
+    /* The actions of a full hand's 16 slot words (bits 6-17), 0xFFFF from entry ``count``
+       on, into out[0..15], four words at a time on SSE2 (every x86-64; the scalar loop
+       costs five instructions a word); j4f_find16: the entry holding ``a``, 16 at once. */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
+    #define J4F_ACTS(k) _mm_and_si128(_mm_srli_epi32(_mm_loadu_si128(w + k), 6), m)
     static inline void j4f_actions16(const uint32_t *slots, int count, uint16_t *out) {
         const __m128i *w = (const __m128i *)slots;
         __m128i m = _mm_set1_epi32(0xFFF), c = _mm_set1_epi16((short)(count - 1));
-        __m128i a0 = _mm_and_si128(_mm_srli_epi32(_mm_loadu_si128(w), 6), m);
-        __m128i a1 = _mm_and_si128(_mm_srli_epi32(_mm_loadu_si128(w + 1), 6), m);
-        __m128i a2 = _mm_and_si128(_mm_srli_epi32(_mm_loadu_si128(w + 2), 6), m);
-        __m128i a3 = _mm_and_si128(_mm_srli_epi32(_mm_loadu_si128(w + 3), 6), m);
-        /* Below 4096: the signed saturating pack keeps every value. */
-        __m128i lo = _mm_packs_epi32(a0, a1), hi = _mm_packs_epi32(a2, a3);
+        __m128i lo = _mm_packs_epi32(J4F_ACTS(0), J4F_ACTS(1));   /* < 4096: none saturates */
+        __m128i hi = _mm_packs_epi32(J4F_ACTS(2), J4F_ACTS(3));
         lo = _mm_or_si128(lo, _mm_cmpgt_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), c));
         hi = _mm_or_si128(hi, _mm_cmpgt_epi16(_mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15), c));
         _mm_storeu_si128((__m128i *)out, lo);
@@ -82,17 +78,14 @@ cdef extern from *:
         __m128i k = _mm_set1_epi16((short)a);
         __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)actions), k);
         __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(actions + 8)), k);
-        unsigned bits = (unsigned)_mm_movemask_epi8(lo) | ((unsigned)_mm_movemask_epi8(hi) << 16);
-        return (int)j4f_ctz64(bits) >> 1;
+        return j4f_ctz64(_mm_movemask_epi8(lo) | (_mm_movemask_epi8(hi) << 16)) >> 1;
     }
     #else
     static inline void j4f_actions16(const uint32_t *slots, int count, uint16_t *out) {
         for (int i = 0; i < 16; i++) out[i] = i < count ? (slots[i] >> 6) & 0xFFF : 0xFFFF;
     }
     static inline int j4f_find16(const uint16_t *actions, uint16_t a) {
-        int i = 0;
-        while (actions[i] != a) i++;
-        return i;
+        int i = 0; while (actions[i] != a) i++; return i;
     }
     #endif
     """
@@ -275,14 +268,11 @@ cdef inline int _legal_slots(const j4f_t *s, int p, uint32_t *buf,
 cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """Write the legal actions of the seat to act, ascending; return their number.
 
-    ``out`` holds MAX_LEGAL entries (as every caller's does): when every play of the hand
-    is legal, all 16 are written, NO_ACTION past the count.
+    ``out`` holds MAX_LEGAL entries (every caller's does), all written if no field is shut.
     """
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int p = s.current
     cdef uint32_t h
-    cdef const uint32_t *slots
-    cdef uint64_t open_fields
     cdef Py_ssize_t i, count = 0
     if s.end != RUNNING:
         return 0
@@ -290,13 +280,10 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     if HAND_FIELDS[h] & s.closed[p] == 0:     # mostly: no field of the hand closed (J7/J8)
         j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], out)
         return HAND_COUNT[h]
-    # Else the plays on open fields, in one branch-free pass: every action is written,
-    # and kept (counted) if its field, the word's low 6 bits, is open.
-    slots = HAND_SLOTS[h]
-    open_fields = ~s.closed[p]
+    # Else one branch-free pass: each action written, kept if its field (low 6 bits) is open.
     for i in range(HAND_COUNT[h]):
-        out[count] = _slot_action(slots[i])
-        count += (open_fields >> (slots[i] & 63)) & 1
+        out[count] = _slot_action(HAND_SLOTS[h][i])
+        count += (~s.closed[p] >> (HAND_SLOTS[h][i] & 63)) & 1
     if count == 0:
         out[0] = EXCHANGE    # J10
         count = 1
