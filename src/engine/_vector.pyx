@@ -228,8 +228,8 @@ cdef class Batch:
                 hi = mid
         return lo < self.shown_n[i] and shown[lo] == a
 
-    cdef void _show(self, Py_ssize_t i, int seat, int to_act, float *obs, int8_t *mask,
-                    int32_t *current) noexcept nogil:
+    cdef inline void _show(self, Py_ssize_t i, int seat, int to_act, float *obs,
+                           int8_t *mask, int32_t *current) noexcept nogil:
         # Write game i's observation for ``seat``, its legal actions and the seat to act
         # (``to_act``, that of its position).  The mask changes only where the legal
         # actions do: last step's are cleared, this step's set, two a round.
@@ -347,7 +347,8 @@ cdef class Batch:
                     continue        # unreachable after check(); never trust, never crash
                 seat = self.to_act[i]           # the mover: the seat its mask was for
                 self.k.apply(s, <int>a)
-                self._opponents(i, worker)
+                if self.learner >= 0:
+                    self._opponents(i, worker)
                 to_act = self.k.current(s)
                 if self.learner >= 0:
                     seat = self.learner

@@ -82,27 +82,78 @@ cdef inline void _bit_plane(float *out, uint64_t bits) noexcept nogil:
     _bit_row(out, bits, 5)
 
 
-cdef inline void _byte_plane(float *out, const uint8_t *cells, float scale) noexcept nogil:
-    # The 36 cells of a per-cell array times ``scale``, row-major.  The rows are gathered
-    # into a local array first (rows 0-4 8 bytes at a time, each copy's last two
-    # overwritten by the next): it cannot alias ``out``, so the conversion vectorizes.
-    cdef uint8_t packed[N_FIELDS]
-    cdef int y, i
-    for y in range(5):
-        memcpy(&packed[y * 6], &cells[y * WIDTH], 8)
-    memcpy(&packed[30], &cells[5 * WIDTH], 6)
-    for i in range(N_FIELDS):
-        out[i] = packed[i] * scale
+cdef extern from *:
+    """
+    /* The 36 cells of a per-cell byte array (6 rows of 7 bytes, the last padding) times
+       ``scale``, row-major, into out[0..35].  On SSE2 (every x86-64; the wheels build
+       for no more) two rows at a time, straight from the array: one load, the second
+       row shifted down a byte onto the first's padding, then 12 floats.  Else a loop
+       the compiler may vectorize. */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline void j4f_rows2(float *out, __m128i v, __m128 scale) {
+        const __m128i first = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m128i second = _mm_setr_epi8(0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0);
+        const __m128i z = _mm_setzero_si128();
+        __m128i w = _mm_or_si128(_mm_and_si128(v, first),
+                                 _mm_and_si128(_mm_srli_si128(v, 1), second));
+        __m128i lo = _mm_unpacklo_epi8(w, z), hi = _mm_unpackhi_epi8(w, z);
+        _mm_storeu_ps(out, _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)), scale));
+        _mm_storeu_ps(out + 4, _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)), scale));
+        _mm_storeu_ps(out + 8, _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)), scale));
+    }
+    static inline void j4f_byte_plane(float *out, const uint8_t *cells, float scale) {
+        __m128 k = _mm_set1_ps(scale);
+        j4f_rows2(out, _mm_loadu_si128((const __m128i *)cells), k);
+        j4f_rows2(out + 12, _mm_loadu_si128((const __m128i *)(cells + 14)), k);
+        /* Rows 4-5 are the array's last 14 bytes: loaded as its last 16, shifted down. */
+        j4f_rows2(out + 24, _mm_srli_si128(_mm_loadu_si128((const __m128i *)(cells + 26)), 2), k);
+    }
+    /* 0xFF in byte i where bit i of ``bits`` (16) is set. */
+    static inline __m128i j4f_bytes16(unsigned bits) {
+        const __m128i sel = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128,
+                                          1, 2, 4, 8, 16, 32, 64, -128);
+        __m128i x = _mm_cvtsi32_si128((int)bits);
+        x = _mm_unpacklo_epi8(x, x);
+        x = _mm_unpacklo_epi16(x, x);
+        x = _mm_unpacklo_epi32(x, x);
+        return _mm_cmpeq_epi8(_mm_and_si128(x, sel), sel);
+    }
+    /* J15's score: the sum of the fields on the cells of ``held``, 16 cells at a time
+       (the last load is the array's last 16 bytes, its first 6 counted already); the
+       three masked loads add bytewise (3 x 36 < 256), and psadbw sums the bytes. */
+    static inline int j4f_held_sum(const uint8_t *field, uint64_t held) {
+        __m128i a = _mm_and_si128(j4f_bytes16((unsigned)held & 0xFFFF),
+                                  _mm_loadu_si128((const __m128i *)field));
+        __m128i b = _mm_and_si128(j4f_bytes16((unsigned)(held >> 16) & 0xFFFF),
+                                  _mm_loadu_si128((const __m128i *)(field + 16)));
+        __m128i c = _mm_and_si128(j4f_bytes16((unsigned)(held >> 26) & 0xFFC0),
+                                  _mm_loadu_si128((const __m128i *)(field + 26)));
+        __m128i sums = _mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(a, b), c), _mm_setzero_si128());
+        return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+    #else
+    static inline void j4f_byte_plane(float *out, const uint8_t *cells, float scale) {
+        for (int i = 0; i < 36; i++) out[i] = cells[(i / 6) * 7 + i % 6] * scale;
+    }
+    static inline int j4f_held_sum(const uint8_t *field, uint64_t held) {
+        int sum = 0;
+        for (int c = 0; c < 42; c++) sum += (int)((held >> c) & 1) * field[c];
+        return sum;
+    }
+    #endif
+    """
+    void j4f_byte_plane(float *out, const uint8_t *cells, float scale) noexcept nogil
+    int j4f_held_sum(const uint8_t *field, uint64_t held) noexcept nogil
 
 
 cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int n = s.n_players
     cdef int i, r, q
-    cdef int64_t sc[MAX_SEATS]
     cdef uint64_t m = s.closed[seat] & ALL_FIELDS, closed = 0, count = 0
     cdef const uint8_t *pile = s.discard
-    _byte_plane(out, s.field, <float>(1.0 / 36))                       # layout
+    j4f_byte_plane(out, s.field, <float>(1.0 / 36))                       # layout
     _bit_plane(&out[N_FIELDS], s.locked)                               # locked (J8)
     while m:            # closed holds fields (bit f); the plane wants their cells
         closed |= (<uint64_t>1) << s.cell_of[j4f_ctz64(m)]
@@ -110,7 +161,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     _bit_plane(&out[2 * N_FIELDS], closed)                             # closed to the observer
     q = seat
     for r in range(n):                                                 # stones / 20
-        _byte_plane(&out[(3 + r) * N_FIELDS], s.stones[q], <float>0.05)
+        j4f_byte_plane(&out[(3 + r) * N_FIELDS], s.stones[q], <float>0.05)
         q = q + 1 if q + 1 < n else 0
     out += (3 + n) * N_FIELDS
     memset(out, 0, 19 * sizeof(float))                                 # hand / 4
@@ -127,11 +178,10 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
         memcpy(&out[2 * i], COUNT_PAIR[(count >> (6 * i)) & 63], 2 * sizeof(float))
     out[18] = COUNT_PAIR[(count >> 54) & 63][0]
     out += 19
-    _scores(s, sc)
     q = seat
     for r in range(n):                                  # supplies / 20, scores / 666, to act
         out[r] = s.supply[q] * <float>0.05
-        out[n + r] = sc[q] * <float>(1.0 / 666)
+        out[n + r] = j4f_held_sum(s.field, s.held[q]) * <float>(1.0 / 666)
         out[2 * n + r] = s.end == RUNNING and s.current == q
         q = q + 1 if q + 1 < n else 0
     out[3 * n] = s.draw_n * <float>(1.0 / 55)
