@@ -739,7 +739,12 @@ def _trick_kernel(const uint8_t[:, ::1] seats not None, const uint8_t[:, ::1] ca
     lead colour ``leads[i]`` (-1: only wild 1s).  ``repeat`` resolves the whole batch
     that many times (for the kernel benchmark); the result is the same.
     """
-    cdef Py_ssize_t n = seats.shape[0], i, r
+    cdef Py_ssize_t n, i, r
+    # Private copies, checked and then read without the GIL: the caller's arrays could be
+    # rewritten by another thread between the checks and the loop.
+    seats, cards = np.array(seats, copy=True), np.array(cards, copy=True)
+    leads, lengths = np.array(leads, copy=True), np.array(lengths, copy=True)
+    n = seats.shape[0]
     if cards.shape[0] != n or leads.shape[0] != n or lengths.shape[0] != n:
         raise ValueError("seats, cards, leads and lengths must have one row per trick")
     if seats.shape[1] < MAX_SEATS or cards.shape[1] < MAX_SEATS:
