@@ -452,17 +452,12 @@ cdef void _apply(void *state, int a) noexcept nogil:
 
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:
-    # J15: the sum of the numbers of the fields each seat holds.
-    # Only the held cells are visited, lowest set bit first.
+    # J15: the sum of the numbers of the fields each seat holds (j4f_held_sum, in
+    # just4fun_seat.pxi, which the observation's scores plane uses too).
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int p
-    cdef uint64_t m
     for p in range(s.n_players):
-        out[p] = 0
-        m = s.held[p]
-        while m:
-            out[p] += s.field[j4f_ctz64(m)]
-            m &= m - 1
+        out[p] = j4f_held_sum(s.field, s.held[p])
 
 
 cdef void _winners(const void *state, uint8_t *out) noexcept nogil:
