@@ -244,23 +244,26 @@ cdef void _draw_up(j4f_t *s, int p, uint32_t h) noexcept nogil:
     _set_hand(s, p, h, HAND_SIZE)
 
 
+cdef inline uint32_t _is_open(uint64_t closed, uint32_t slot) noexcept nogil:
+    # 1 if the field of a slot word (its low 6 bits, a shift count as it is) is open.
+    return (~closed >> (slot & 63)) & 1
+
+
 cdef inline int _legal_slots(const j4f_t *s, int p, uint32_t *buf,
                              const uint32_t **out) noexcept nogil:
     # Point ``out`` at the slot words of seat p's legal plays, ascending, and return how
     # many (0: only the exchange).  Mostly no field the hand can name is closed to p
     # (J7/J8) and that is its whole row; else the open ones are copied into ``buf``,
-    # branch-free: every slot is written, and counted if its field (the word's low 6
-    # bits, a shift count as it is) is open.
+    # branch-free: every slot is written, and counted if its field is open.
     cdef uint32_t h = s.hand_id[p]
     cdef const uint32_t *slots = HAND_SLOTS[h]
-    cdef uint64_t open_fields = ~s.closed[p]
     cdef Py_ssize_t i, count = 0
     out[0] = slots
     if HAND_FIELDS[h] & s.closed[p] == 0:
         return HAND_COUNT[h]
     for i in range(HAND_COUNT[h]):
         buf[count] = slots[i]
-        count += (open_fields >> (slots[i] & 63)) & 1
+        count += _is_open(s.closed[p], slots[i])
     out[0] = buf
     return <int>count
 
@@ -271,19 +274,17 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     ``out`` holds MAX_LEGAL entries (every caller's does), all written if no field is shut.
     """
     cdef const j4f_t *s = <const j4f_t *>state
-    cdef int p = s.current
     cdef uint32_t h
     cdef Py_ssize_t i, count = 0
     if s.end != RUNNING:
         return 0
-    h = s.hand_id[p]
-    if HAND_FIELDS[h] & s.closed[p] == 0:     # mostly: no field of the hand closed (J7/J8)
+    h = s.hand_id[s.current]
+    if HAND_FIELDS[h] & s.closed[s.current] == 0:     # mostly: the whole row (J7/J8)
         j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], out)
         return HAND_COUNT[h]
-    # Else one branch-free pass: each action written, kept if its field (low 6 bits) is open.
-    for i in range(HAND_COUNT[h]):
+    for i in range(HAND_COUNT[h]):      # else _legal_slots' pass, writing actions
         out[count] = _slot_action(HAND_SLOTS[h][i])
-        count += (~s.closed[p] >> (HAND_SLOTS[h][i] & 63)) & 1
+        count += _is_open(s.closed[s.current], HAND_SLOTS[h][i])
     if count == 0:
         out[0] = EXCHANGE    # J10
         count = 1
@@ -799,9 +800,11 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
 
     Returns how many checks found a line, so the work cannot be optimised away.
     """
-    cdef Py_ssize_t i, n = masks.shape[0]
+    cdef Py_ssize_t i, n
     cdef int r
     cdef int64_t hits = 0
+    masks = masks.copy()                    # read without the GIL: a private copy
+    n = masks.shape[0]
     if not 0 <= repeats <= 100_000:
         raise ValueError(f"repeats must be in 0..100000, not {repeats}")
     with nogil:
