@@ -153,14 +153,15 @@ cdef inline int _hand_size(const uint32_t *h) noexcept nogil:
 
 
 cdef int _hand_points(const uint32_t *h) noexcept nogil:
-    # F11: a card scores its value, a wild 1 scores 5.
+    # F11: a card scores its value, a wild 1 scores 5.  A colour word's points are its
+    # four bytes' points, read from BYTE_POINTS: no loop over the cards, so no branch
+    # that the cards left in a hand decide.
     cdef int c, total = 5 * fool_popcount(h[WILD])
     cdef uint32_t m
     for c in range(4):
         m = h[c]
-        while m:
-            total += fool_ctz(m) + 2
-            m &= m - 1
+        total += (BYTE_POINTS[0][m & 0xFF] + BYTE_POINTS[1][(m >> 8) & 0xFF]
+                  + BYTE_POINTS[2][(m >> 16) & 0xFF] + BYTE_POINTS[3][m >> 24])
     return total
 
 
@@ -183,8 +184,11 @@ cdef void _deal(fool_t *s) noexcept nogil:
     cdef uint32_t *first = s.hand[0]
     cdef uint32_t *last = s.hand[n - 1]
     cdef uint8_t card
-    memcpy(cards, s.deck, length)
-    memset(s.hand, 0, sizeof(s.hand))
+    # Fixed sizes, so that the compiler copies and clears with plain moves, not with a
+    # string instruction (slow to start for so few bytes).
+    memcpy(cards, s.deck, DECK_MAX)
+    for i in range(n):
+        memset(s.hand[i], 0, sizeof(s.hand[i]))
     seat = s.dealer + 1
     if seat == n:
         seat = 0
@@ -224,29 +228,44 @@ cdef inline void _legal_masks(const fool_t *s, uint32_t *m) noexcept nogil:
     m[WILD] = 1 if h[WILD] else 0
 
 
-cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
-                          int nfools, uint8_t *winner) noexcept nogil:
-    # The trick kernel (F7, F8): one key orders every card from worst to best,
-    #   key = in_lead_colour << 12 | value << 4 | (15 - position)
+cdef inline int _trick_key(int lead, int card, int position, int seat) noexcept nogil:
+    # The trick kernel's order (F7, F8): one key ranks every card from worst to best,
+    #   key = in_lead_colour << 15 | value << 7 | (15 - position) << 3 | seat
     # where wild 1s count as the lead colour with value 1.  The highest key wins (highest
     # lead-colour card; among 1s only, the first played), the lowest keys are the Fools
     # (off-colour before lead colour, lower before higher, later before earlier).  Keys
-    # are distinct and carry their card's position, so the loop keeps only the highest
-    # and the two lowest, by minimum and maximum (no data-dependent branch).
-    # Returns the bitmask of the Fools' seats (nfools of them) and writes the winner's.
-    # (With one Fool a trick, the second lowest is not needed: the test on nfools is
-    # the same at every card, so the compiler makes two loops of it.)
-    cdef const uint16_t *keys = LEAD_KEY[lead + 1]
-    cdef int i, key, best = 0, lo1 = 0x7FFF, lo2 = 0x7FFF
+    # are distinct (they carry their card's position) and carry their seat.  A wild 1's
+    # key is the same whatever the lead colour, so a key never changes once its card is
+    # played: the play-out ranks each card as it is played.
+    return ((LEAD_KEY[lead + 1][card] | (15 - position)) << 3) | seat
+
+
+cdef enum:
+    NO_KEY = 1 << 20    # above every key: the lowest keys of a trick not yet begun
+
+
+cdef inline uint8_t _trick_result(int best, int lo1, int lo2, int nfools,
+                                  uint8_t *winner) noexcept nogil:
+    # The winner's seat (the highest key) into ``winner``; the bitmask of the Fools'
+    # seats (the lowest key, and the second lowest with two Fools a trick).
+    winner[0] = best & 7
+    return ((<uint8_t>1) << (lo1 & 7)) | (<uint8_t>(nfools - 1) << (lo2 & 7))
+
+
+cdef uint8_t _trick_fools(const uint8_t *seats, const uint8_t *cards, int length, int lead,
+                          int nfools, uint8_t *winner) noexcept nogil:
+    # The trick kernel: the highest and the two lowest keys, by minimum and maximum (no
+    # data-dependent branch), then _trick_result.  (With one Fool a trick, the second
+    # lowest is not needed: the test on nfools is the same at every card, so the
+    # compiler makes two loops of it.)
+    cdef int i, key, best = 0, lo1 = NO_KEY, lo2 = NO_KEY
     for i in range(length):
-        key = keys[cards[i]] | (15 - i)
-        best = key if key > best else best
+        key = _trick_key(lead, cards[i], i, seats[i])
+        best = max(best, key)
         if nfools > 1:
             lo2 = min(lo2, max(lo1, key))
-        lo1 = key if key < lo1 else lo1
-    winner[0] = seats[15 - (best & 15)]
-    return (((<uint8_t>1) << seats[15 - (lo1 & 15)])
-            | (<uint8_t>(nfools - 1) << seats[15 - (lo2 & 15)]))
+        lo1 = min(lo1, key)
+    return _trick_result(best, lo1, lo2, nfools, winner)
 
 
 cdef void _end_round(fool_t *s, uint8_t fools) noexcept nogil:
@@ -305,23 +324,24 @@ cdef void _end_trick(fool_t *s) noexcept nogil:
     _close_trick(s, ran_out)
 
 
-# The end of a trick through pointers: kept out of line, so that the common play of a
-# card into a trick needs no register saves.
+# The end of a trick and of a round through pointers: kept out of line, so that the
+# common play of a card into a trick (here and in the play-out) needs no register saves.
 cdef void (*END_TRICK)(fool_t *) noexcept nogil
-cdef void (*CLOSE_TRICK)(fool_t *, bint) noexcept nogil
+cdef void (*END_ROUND)(fool_t *, uint8_t) noexcept nogil
 END_TRICK = _end_trick
-CLOSE_TRICK = _close_trick
+END_ROUND = _end_round
 
 
-cdef inline void _take(fool_t *s, uint8_t p, int a, bint coloured) noexcept nogil:
-    # Card ``a`` (legal) out of p's hand; F5: the first coloured card sets the lead
-    # colour.  ``coloured`` is ``a != W1``: the play-out knows it from its own branch.
+cdef inline int _take(uint32_t *hand, int a, int lead, bint coloured) noexcept nogil:
+    # Card ``a`` (legal) out of ``hand``; returns the lead colour after it (F5: the first
+    # coloured card sets it).  ``coloured`` is ``a != W1``: the play-out knows it from
+    # its own branch.
     cdef int c = CARD_COLOUR[a]
     if coloured:
-        s.hand[p][c] &= CARD_CLEAR[a]
-        s.lead = c if s.lead < 0 else s.lead
-    else:
-        s.hand[p][WILD] >>= 1           # one wild 1 fewer: the thermometer shifts down
+        hand[c] &= CARD_CLEAR[a]
+        return c if lead < 0 else lead
+    hand[WILD] >>= 1            # one wild 1 fewer: the thermometer shifts down
+    return lead
 
 
 cdef inline uint32_t _playing(const fool_t *s) noexcept nogil:
@@ -351,7 +371,7 @@ cdef inline void _play(fool_t *s, int a) noexcept nogil:
     cdef uint8_t p = s.to_move
     cdef int c = CARD_COLOUR[a], lead = s.lead
     s.voids |= (<uint32_t>((c != WILD) & (lead >= 0) & (c != lead))) << (4 * p + (lead & 3))
-    _take(s, p, a, c != WILD)
+    s.lead = _take(s.hand[p], a, lead, c != WILD)
     if _to_trick(s, p, a, _playing(s)):
         END_TRICK(s)
 

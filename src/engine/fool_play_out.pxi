@@ -76,30 +76,48 @@ cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept 
 
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
     # The kernel's random play-out (_kernel.play_out's contract: the same draws as
-    # _random_action at every move), with every hand kept sorted and counted by colour
-    # from move to move and sorted afresh only after a deal.  What _play does, but with
-    # what the loop knows: whether the card is a wild 1 (its own branch), whether a hand
-    # of the trick ran out (``ran_out``, from the counts), and that nothing but the end
-    # of a trick can end the game; it keeps no voids (F6), which the end of the game
-    # clears.  A hand that is empty when its seat is to act (no set-up allows one) stops
-    # it, as it stops the generic play-out.
+    # _random_action at every move), a trick at a time, with every hand kept sorted and
+    # counted by colour from move to move and sorted afresh only after a deal.  What
+    # _play and _close_trick do, but with what the loop knows: whether the card is a
+    # wild 1 (its own branch), whether a hand of the trick ran out (``ran_out``, from
+    # the counts), the trick's highest and two lowest keys (so that closing it reads
+    # three keys), and that nothing but the end of a round can end the game.  The seat
+    # to act, the lead colour, the trick's length and size, the Fools and the leader
+    # live in locals between the ends of rounds and are written back when the loop
+    # stops.  It keeps no voids (F6), which the end of the game clears.  A hand that is
+    # empty when its seat is to act (no set-up allows one) stops it, as it stops the
+    # generic play-out.
     cdef fool_t *s = <fool_t *>state
     cdef rng_t local = player[0]        # in a local, the generator stays in registers
     cdef uint8_t rows[MAX_SEATS][ROW]
     cdef uint32_t counts[MAX_SEATS]
-    cdef uint32_t dealt = s.round, at, playing = _playing(s)
+    cdef uint32_t at, after, playing
     cdef uint8_t *row
+    cdef uint8_t leader, fools
     cdef Py_ssize_t played = 0
     cdef bint ran_out = False
-    cdef int p, q, a
+    cdef int p, q, a, key, lead, length, size
+    cdef int best = 0, lo1 = NO_KEY, lo2 = NO_KEY
+    if s.over:
+        return 0
     for p in range(s.n):
         counts[p] = _sort_hand(s.hand[p], rows[p])
-    for q in range(s.trick_len):        # a trick under way: its hands so far
+    p = s.to_move
+    lead = s.lead
+    length = s.trick_len
+    size = s.trick_size
+    fools = s.fools
+    leader = s.leader
+    playing = _playing(s)
+    for q in range(length):             # a trick under way: its cards so far
         ran_out |= _hand_empty(s.hand[s.trick_seat[q]])
-    while not s.over:
-        p = s.to_move
+        key = _trick_key(lead, s.trick_card[q], q, s.trick_seat[q])
+        best = max(best, key)
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = min(lo1, key)
+    while True:
         row = rows[p]
-        a = _pick(row, counts[p], s.hand[p][WILD] & 1, s.lead, &local, &at)
+        a = _pick(row, counts[p], s.hand[p][WILD] & 1, lead, &local, &at)
         if a < 0:
             break
         if history != NULL and hist_push(history, <uint16_t>a) < 0:
@@ -108,18 +126,49 @@ cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept 
         if a != W1:
             _take_out(row, at, (counts[p] * <uint32_t>0x01010101) >> 24)
             counts[p] -= CARD_COUNT[a]
-            _take(s, p, a, True)
+            lead = _take(s.hand[p], a, lead, True)
         else:
-            _take(s, p, a, False)
+            lead = _take(s.hand[p], a, lead, False)
         ran_out |= (counts[p] | s.hand[p][WILD]) == 0
         played += 1
-        if _to_trick(s, p, a, playing):
-            CLOSE_TRICK(s, ran_out)
-            ran_out = False
-            playing = _playing(s)
-            if s.round != dealt:        # the trick ended the round: a deal
-                dealt = s.round
-                for q in range(s.n):
-                    counts[q] = _sort_hand(s.hand[q], rows[q])
+        s.trick_seat[length] = p
+        s.trick_card[length] = a
+        key = _trick_key(lead, a, length, p)
+        best = max(best, key)
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = min(lo1, key)
+        length += 1
+        if length < size:               # F4: the next seat clockwise that is no Fool
+            after = playing & (~(<uint32_t>1) << p)
+            p = fool_ctz(after if after else playing)
+            continue
+        # F7-F10: the highest key wins and leads next; the lowest are the Fools.
+        fools = _trick_result(best, lo1, lo2, s.nfools, &leader)
+        if ran_out:
+            s.leader = leader
+            END_ROUND(s, fools)
+            if s.over:
+                break
+            for q in range(s.n):        # a deal
+                counts[q] = _sort_hand(s.hand[q], rows[q])
+            leader = s.leader
+            fools = 0
+            size = s.n
+        else:
+            size = s.n - s.nfools
+        p = leader
+        playing = ~(<uint32_t>fools) & ((<uint32_t>1 << s.n) - 1)
+        lead = -1
+        length = 0
+        best = 0
+        lo1 = lo2 = NO_KEY
+        ran_out = False
+    if not s.over:      # stopped mid-way: the locals back into the position
+        s.to_move = p
+        s.lead = lead
+        s.trick_len = length
+        s.trick_size = size
+        s.fools = fools
+        s.leader = leader
     player[0] = local
     return played

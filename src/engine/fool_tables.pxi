@@ -1,6 +1,6 @@
 # Fool's tables, built once at import (included in ``fool.pyx`` after its constants):
 # what each card is, the weights of the determinization, the random player's and the
-# trick kernel's lookups.
+# trick kernel's and the scoring's lookups.
 
 # Highest value of each colour in the full 88-card box (F1).
 cdef uint8_t COLOUR_TOP[4]
@@ -24,6 +24,9 @@ cdef uint32_t CARD_COUNT[NUM_ACTIONS]
 # The trick kernel's key of each card without its position, by lead colour + 1 (0: no
 # lead colour yet), so that resolving a trick reads one table row.
 cdef uint16_t LEAD_KEY[5][NUM_ACTIONS]
+# BYTE_POINTS[k][b]: the points (F11) of the cards whose bits in byte k of a colour
+# word are b (a card's value is its bit + 2).
+cdef uint16_t BYTE_POINTS[4][256]
 # The bytes of the packed colour counts that hold the legal cards when the lead colour
 # (+ 1) is held; with no lead colour all four.
 cdef uint32_t LEAD_BYTES[5]
@@ -31,7 +34,7 @@ LEAD_BYTES[:] = [0xFFFFFFFF, 0xFF, 0xFF00, 0xFF0000, 0xFF000000]
 
 
 cdef void _init_tables() noexcept:
-    cdef int c, v
+    cdef int c, v, k
     FACT[0] = 1.0
     for v in range(1, DECK_MAX + 1):
         FACT[v] = FACT[v - 1] * v
@@ -52,6 +55,12 @@ cdef void _init_tables() noexcept:
         for c in range(5):
             LEAD_KEY[c][v] = ((((CARD_COLOUR[v] == c - 1) | (v == W1)) << 12)
                               | (CARD_VALUE[v] << 4))
+    for k in range(4):
+        for v in range(256):
+            BYTE_POINTS[k][v] = 0
+            for c in range(8):
+                if (v >> c) & 1:
+                    BYTE_POINTS[k][v] += 8 * k + c + 2
 
 
 _init_tables()
