@@ -20,6 +20,7 @@ import boardcore
 from boardcore import IllegalActionError, Outcome
 from boardcore.simulate import derive_seed
 from tests.conftest import player_counts, random_walk, set_up
+from tests.reference._rng import Rng
 
 GAMES_PER_COUNT = 3
 
@@ -232,6 +233,33 @@ def test_rollout_records_history_and_replays(name: str) -> None:
     rec = boardcore.record(state)
     assert json.loads(json.dumps(rec)) == rec
     assert boardcore.replay(rec).to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_rollout_plays_the_random_player_from_any_position(name: str) -> None:
+    """The compiled play-out is the house random player, from any position.
+
+    Each game's own play-out (Fool's keeps its trick in locals) draws
+    ``legal[bounded(len(legal))]`` from the rollout's generator at every move, from any
+    position a game reaches (mid-trick, mid-turn, after a deal), to the same end state.
+    """
+    for players in player_counts(name):
+        game = boardcore.make(name, players=players)
+        for i in range(20):
+            state = game.new_state(seed=i)
+            walk = random.Random(i)
+            for _ in range(walk.randrange(0, 200)):
+                if state.is_over():
+                    break
+                state.apply(walk.choice(state.legal_actions()))
+            by_hand = state.copy()
+            state.rollout(seed=1000 + i)
+            player = Rng(1000 + i)
+            while not by_hand.is_over():
+                legal = by_hand.legal_actions()
+                by_hand.apply(legal[player.bounded(len(legal))])
+            assert by_hand.history() == state.history(), (players, i)
+            assert by_hand.to_dict() == state.to_dict(), (players, i)
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
