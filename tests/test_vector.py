@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import inspect
 import pickle
+import random
+import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -248,6 +252,127 @@ def test_batch_survives_hostile_calls() -> None:
                 fn(*args)
             except Exception:
                 pass
+
+
+def test_a_call_takes_its_games_and_its_worker() -> None:
+    """While a call works on games without the GIL, no other call touches them.
+
+    A reset whose opponents search long holds games 0 and 1 and its worker: reading or
+    stepping those games, or using that worker, is refused meanwhile; other games with
+    another worker go on in parallel.
+    """
+    game = boardcore.make("just4fun", players=2)
+    batch = _vector.Batch(game._engine, 3, 1, 1, 3, 100_000, 0.7)   # ismcts opponents
+    batch.bind(np.zeros((3, batch.observation_size), np.float32),
+               np.zeros((3, batch.num_actions), np.int8), np.zeros((3, 1), np.float32),
+               np.zeros(3, np.uint8), np.zeros(3, np.int32))
+    size = len(batch.state_bytes(0))
+    busy, free = _vector.Worker(size, 100_001), _vector.Worker(size, 100_001)
+    long = threading.Thread(target=batch.reset, args=(0, 2, busy))
+    long.start()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            batch.state_bytes(1)
+        except RuntimeError as e:
+            assert "in use by another thread" in str(e)
+            break
+        assert time.monotonic() < deadline, "the reset never held its games"
+    with pytest.raises(RuntimeError, match=r"games 0\.\.1 are in use"):
+        batch.state_bytes(0)
+    with pytest.raises(RuntimeError, match=r"games 1\.\.3 are in use"):
+        batch.reset(1, 3, free)
+    with pytest.raises(RuntimeError, match="this worker is in use"):
+        batch.reset(2, 3, busy)
+    batch.reset(2, 3, free)                 # game 2 is nobody else's
+    assert long.is_alive()
+    long.join()
+    assert batch.started
+    batch.state_bytes(0)                    # given back
+
+
+def test_a_step_plays_the_actions_it_checked() -> None:
+    """Another thread spoiling the actions while a step runs cannot slip them in.
+
+    The step checks and plays one private copy: it either refuses the spoiled actions
+    (nothing moved) or plays the legal ones, exactly as a twin environment does.
+    """
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        env, twin = _env("just4fun", 256, seed=7), _env("just4fun", 256, seed=7)
+        env.reset()
+        twin.reset()
+        for t in range(60):
+            legal = env.random_actions(t)
+            actions = legal.copy()
+            go = threading.Event()
+
+            def spoil(actions: np.ndarray = actions, go: threading.Event = go) -> None:
+                go.wait()
+                actions[:] = -1             # illegal in every game that has not ended
+
+            spoiler = threading.Thread(target=spoil)
+            spoiler.start()
+            go.set()
+            try:
+                env.step(actions)
+                twin.step(legal)
+            except IllegalActionError:
+                pass                        # spoiled before the check: nothing moved
+            spoiler.join()
+            for i in range(env.num_envs):
+                assert env._batch.state_bytes(i) == twin._batch.state_bytes(i), (t, i)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def test_threads_sharing_an_env_never_tear_it() -> None:
+    """Threads stepping, reading and rewriting the actions of one VectorEnv at once.
+
+    Each call is refused (another thread is stepping), rejects an illegal action, or
+    runs whole: nothing crashes, and at the end every game's mask shows exactly the
+    legal actions the batch holds for it.
+    """
+    env = _env("just4fun", 64, seed=5, threads=2)
+    env.reset()
+    actions = env.random_actions(0)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def hammer(i: int) -> None:
+        rng = random.Random(i)
+        try:
+            while not stop.is_set():
+                try:
+                    op = rng.randrange(4)
+                    if op == 0:
+                        env.step(actions)
+                    elif op == 1:
+                        env.step(env.random_actions(rng.getrandbits(32)))
+                    elif op == 2:
+                        ids, counts = env.legal_actions()
+                        assert ids.shape[1] == max(int(counts.max()), 1)
+                    else:           # the shared actions, rewritten while others play them
+                        actions[:] = rng.choice([env.random_actions(rng.getrandbits(32)),
+                                                 rng.randrange(-5, 5000)])
+                except (RuntimeError, IllegalActionError):
+                    pass
+        except BaseException as e:              # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=hammer, args=(i,)) for i in range(6)]
+    for th in threads:
+        th.start()
+    time.sleep(2)
+    stop.set()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    ids, counts = env.legal_actions()
+    mask = env._mask
+    for i in range(env.num_envs):
+        assert sorted(np.flatnonzero(mask[i]).tolist()) == ids[i, :counts[i]].tolist()
 
 
 def test_doctests() -> None:

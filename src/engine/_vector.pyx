@@ -9,10 +9,16 @@
 # opponents' choices), so a trajectory does not depend on how the games are split
 # between threads.  Autoreset is Gymnasium's next-step mode: a game that ended in one
 # step is reset by the next, which ignores that game's action and reports no reward.
+#
+# A call works on its games without the GIL, so it first takes them (``_claim``): to
+# change them or to read them, refused while another call changes them (or, to change
+# them, reads them); a worker's scratch memory is taken the same way.  No two threads
+# ever touch one position, one mask or one scratch buffer at once, and the actions a
+# step plays are the private copy it checked.
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t, pick
 from _rng cimport derive_seed, rng_seed, rng_t
@@ -20,6 +26,8 @@ from _rng cimport derive_seed, rng_seed, rng_t
 from boardcore._engine._search cimport (AGENT_FLAT, AGENT_GREEDY, AGENT_ISMCTS, AGENT_RANDOM,
                                         agent_t, choose, node_t)
 from boardcore._engine._state cimport EngineConfig
+
+import numpy as np
 
 #: The stream of ``derive_seed`` that seeds game ``i``'s episodes and its opponents.
 cdef uint64_t RESET_STREAM = 4
@@ -58,6 +66,7 @@ cdef class Worker:
     cdef node_t *nodes
     cdef Py_ssize_t cap
     cdef uint32_t *visits
+    cdef bint busy                # taken by a call of some batch
 
     def __cinit__(self, Py_ssize_t state_size, Py_ssize_t nodes):
         if not 0 < state_size <= 1 << 20 or not 0 <= nodes <= 1 << 22:
@@ -74,6 +83,19 @@ cdef class Worker:
         free(self.nodes)
         free(self.visits)
 
+    cdef int _take(self) except -1:
+        cdef bint busy
+        with cython.critical_section(self):
+            busy = self.busy
+            self.busy = True
+        if busy:
+            raise RuntimeError("this worker is in use by another thread")
+        return 0
+
+    cdef void _give(self) noexcept:
+        with cython.critical_section(self):
+            self.busy = False
+
 
 @cython.final
 cdef class Batch:
@@ -89,6 +111,9 @@ cdef class Batch:
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
     cdef int *to_act              # per game: the seat to act last written (-1: over)
+    cdef int32_t *users           # per game: -1 while a call changes it, else its readers
+    cdef int64_t *acts            # per game: the action its step plays (a private copy)
+    cdef Py_ssize_t begun         # games begun at least once
     cdef readonly bint started    # every game has begun (reset)
     # The caller's arrays, bound once (``bind``): every call writes into them.
     cdef float[:, ::1] obs
@@ -142,9 +167,11 @@ cdef class Batch:
         self.shown = <uint16_t *>malloc(n * self.width * sizeof(uint16_t))
         self.shown_n = <int *>calloc(n, sizeof(int))
         self.to_act = <int *>calloc(n, sizeof(int))
+        self.users = <int32_t *>calloc(n, sizeof(int32_t))
+        self.acts = <int64_t *>calloc(n, sizeof(int64_t))
         if (self.states == NULL or self.opponents == NULL or self.episodes == NULL
                 or self.ended == NULL or self.shown == NULL or self.shown_n == NULL
-                or self.to_act == NULL):
+                or self.to_act == NULL or self.users == NULL or self.acts == NULL):
             raise MemoryError(f"no memory for {n} games")
         cdef Py_ssize_t i
         for i in range(n):
@@ -158,6 +185,8 @@ cdef class Batch:
         free(self.shown)
         free(self.shown_n)
         free(self.to_act)
+        free(self.users)
+        free(self.acts)
 
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
@@ -166,29 +195,63 @@ cdef class Batch:
              float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
              int32_t[::1] current not None):
         """Bind the arrays every later call writes into (once, before ``reset``)."""
-        if self.bound:
-            raise RuntimeError("this batch's arrays are bound already")
         if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
                 or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
                 or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n or current.shape[0] != self.n):
             raise ValueError("the arrays do not fit this batch")
-        self.obs, self.mask, self.rewards = obs, mask, rewards
-        self.terminated, self.current = terminated, current
-        self.bound = True
+        cdef bint again
+        with cython.critical_section(self):
+            again = self.bound
+            if not again:
+                self.obs, self.mask, self.rewards = obs, mask, rewards
+                self.terminated, self.current = terminated, current
+                self.bound = True
+        if again:
+            raise RuntimeError("this batch's arrays are bound already")
 
-    cdef int _ready(self) except -1:
-        if not self.started:
-            raise RuntimeError("call reset() first: the games have not begun")
-        return 0
-
-    cdef int _check_slice(self, Py_ssize_t start, Py_ssize_t stop) except -1:
-        if not self.bound:
+    cdef int _claim(self, Py_ssize_t start, Py_ssize_t stop, bint change, bint begun,
+                    ) except -1:
+        # Take games start..stop for one call, to change them or to read them; with
+        # ``begun``, only once every game has begun.  Give them back with _release.
+        cdef Py_ssize_t i
+        cdef int problem = 0
+        cdef bint clash = False
+        with cython.critical_section(self):
+            if not self.bound:
+                problem = 1
+            elif not 0 <= start <= stop <= self.n:
+                problem = 2
+            elif begun and not self.started:
+                problem = 3
+            else:
+                for i in range(start, stop):
+                    clash |= self.users[i] < 0 or (change and self.users[i] > 0)
+                if clash:
+                    problem = 4
+                else:
+                    for i in range(start, stop):
+                        self.users[i] = -1 if change else self.users[i] + 1
+        if problem == 1:
             raise RuntimeError("bind() the arrays first")
-        if not 0 <= start <= stop <= self.n:
+        if problem == 2:
             raise ValueError(f"games {start}..{stop} are not games of this batch")
+        if problem == 3:
+            raise RuntimeError("call reset() first: the games have not begun")
+        if problem == 4:
+            raise RuntimeError(f"games {start}..{stop} are in use by another thread")
         return 0
+
+    cdef void _release(self, Py_ssize_t start, Py_ssize_t stop, bint change,
+                       Py_ssize_t fresh=0) noexcept:
+        # Give back what _claim took; ``fresh`` games began their first episode.
+        cdef Py_ssize_t i
+        with cython.critical_section(self):
+            for i in range(start, stop):
+                self.users[i] = 0 if change else self.users[i] - 1
+            self.begun += fresh
+            self.started = self.begun == self.n
 
     cdef void _begin(self, Py_ssize_t i, Worker w) noexcept nogil:
         # Start game i's next episode; the opponents move until the learner is to act.
@@ -263,18 +326,26 @@ cdef class Batch:
 
     def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None):
         """Begin a new episode in games ``start..stop-1``."""
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, fresh = 0
         cdef int j
-        self._check_slice(start, stop)
-        with nogil:
-            for i in range(start, stop):
-                self._begin(i, worker)
-                self._show_begun(i, &self.obs[i, 0], &self.mask[i, 0], &self.current[i])
-                self.terminated[i] = 0
-                for j in range(self.rewards.shape[1]):
-                    self.rewards[i, j] = 0.0
-        if not self.started:
-            self.started = all(self.episodes[i] > 0 for i in range(self.n))
+        self._claim(start, stop, True, False)
+        try:
+            worker._take()
+            try:
+                for i in range(start, stop):
+                    fresh += self.episodes[i] == 0
+                with nogil:
+                    for i in range(start, stop):
+                        self._begin(i, worker)
+                        self._show_begun(i, &self.obs[i, 0], &self.mask[i, 0],
+                                         &self.current[i])
+                        self.terminated[i] = 0
+                        for j in range(self.rewards.shape[1]):
+                            self.rewards[i, j] = 0.0
+            finally:
+                worker._give()
+        finally:
+            self._release(start, stop, True, fresh)
 
     def check(self, const int64_t[::1] actions not None):
         """Return the first game whose action is not legal, else -1 (nothing moves).
@@ -283,10 +354,13 @@ cdef class Batch:
         """
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
-        self._ready()
-        return self._first_illegal(actions)
+        self._claim(0, self.n, False, True)
+        try:
+            return self._first_illegal(&actions[0])
+        finally:
+            self._release(0, self.n, False)
 
-    cdef Py_ssize_t _first_illegal(self, const int64_t[::1] actions) noexcept:
+    cdef Py_ssize_t _first_illegal(self, const int64_t *actions) noexcept:
         cdef Py_ssize_t i
         for i in range(self.n):
             if not self.ended[i] and not self._shown(i, actions[i]):
@@ -297,14 +371,22 @@ cdef class Batch:
         """Check every action, then (if all are legal) step every game: ``check`` and
         ``step_slice`` in one call.  Return the first game whose action is illegal (then
         nothing moved), else -1."""
-        cdef Py_ssize_t bad
+        cdef Py_ssize_t bad = -1
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
-        self._check_slice(0, self.n)
-        self._ready()
-        bad = self._first_illegal(actions)
-        if bad < 0:
-            self._step(actions, 0, self.n, worker, True)
+        self._claim(0, self.n, True, True)
+        try:
+            worker._take()
+            try:
+                # The actions checked are the ones played: a copy the caller cannot change.
+                memcpy(self.acts, &actions[0], self.n * sizeof(int64_t))
+                bad = self._first_illegal(self.acts)
+                if bad < 0:
+                    self._step(0, self.n, worker, True)
+            finally:
+                worker._give()
+        finally:
+            self._release(0, self.n, True)
         return bad
 
     def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
@@ -313,16 +395,25 @@ cdef class Batch:
 
         An action that is not legal is skipped (``check`` refuses it first).
         """
-        self._check_slice(start, stop)
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
-        self._ready()
-        self._step(actions, start, stop, worker, False)
+        self._claim(start, stop, True, True)
+        try:
+            worker._take()
+            try:
+                if stop > start:
+                    memcpy(self.acts + start, &actions[start],
+                           (stop - start) * sizeof(int64_t))
+                self._step(start, stop, worker, False)
+            finally:
+                worker._give()
+        finally:
+            self._release(start, stop, True)
 
-    cdef void _step(self, const int64_t[::1] actions, Py_ssize_t start, Py_ssize_t stop,
-                    Worker worker, bint checked) noexcept:
-        # ``checked``: every action was found legal just before (``step``), so it is not
-        # looked up again.
+    cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Worker worker,
+                    bint checked) noexcept:
+        # Play ``self.acts`` in games start..stop (taken).  ``checked``: every action was
+        # found legal just before (``step``), so it is not looked up again.
         cdef Py_ssize_t i
         cdef int seat, p, count, to_act
         cdef int64_t a
@@ -342,7 +433,7 @@ cdef class Batch:
                     self._begin(i, worker)
                     self._show_begun(i, &obs[i, 0], &mask[i, 0], &current[i])
                     continue
-                a = actions[i]
+                a = self.acts[i]
                 if not checked and not self._shown(i, a):
                     continue        # unreachable after check(); never trust, never crash
                 seat = self.to_act[i]           # the mover: the seat its mask was for
@@ -369,29 +460,34 @@ cdef class Batch:
                     self.ended[i] = 1
                 self._show(i, seat, to_act, &obs[i, 0], &mask[i, 0], &current[i])
 
-    def legal_counts(self, int32_t[::1] counts not None):
-        """Write how many legal actions every game's mask shows; return the largest."""
-        cdef Py_ssize_t i
-        cdef int most = 0
-        if counts.shape[0] != self.n:
-            raise ValueError(f"counts must hold {self.n} values")
-        for i in range(self.n):
-            counts[i] = self.shown_n[i]
-            most = max(most, self.shown_n[i])
-        return most
+    def legal_actions(self):
+        """Every game's legal actions (its mask, ascending): ``(ids, counts)``.
 
-    def legal_actions(self, int32_t[:, ::1] out not None):
-        """Write every game's legal actions (its mask, ascending) into ``out``, -1 after."""
+        ``ids`` has a row per game and ``max(counts)`` columns (at least one), ``-1``
+        after a game's ``counts[i]`` actions; both are read in one call, so no step of
+        another thread falls between them.
+        """
         cdef Py_ssize_t i
-        cdef int j, width = out.shape[1]
+        cdef int j, width = 1
         cdef uint16_t *shown
-        if out.shape[0] != self.n:
-            raise ValueError(f"out must have {self.n} rows")
-        with nogil:
+        cdef int32_t[::1] c
+        cdef int32_t[:, ::1] out
+        self._claim(0, self.n, False, False)
+        try:
             for i in range(self.n):
-                shown = self.shown + i * self.width
-                for j in range(width):
-                    out[i, j] = shown[j] if j < self.shown_n[i] else -1
+                width = max(width, self.shown_n[i])
+            counts = np.empty(self.n, dtype=np.int32)
+            ids = np.empty((self.n, width), dtype=np.int32)
+            c, out = counts, ids
+            with nogil:
+                for i in range(self.n):
+                    shown = self.shown + i * self.width
+                    c[i] = self.shown_n[i]
+                    for j in range(width):
+                        out[i, j] = shown[j] if j < c[i] else -1
+        finally:
+            self._release(0, self.n, False)
+        return ids, counts
 
     def random_actions(self, int64_t[::1] out not None, uint64_t seed):
         """Fill ``out`` with a uniformly random legal action of every game (0 if it ended).
@@ -404,15 +500,22 @@ cdef class Batch:
         cdef int a
         if out.shape[0] != self.n:
             raise ValueError(f"out must hold {self.n} actions")
-        self._ready()
-        rng_seed(&rng, seed)
-        with nogil:
-            for i in range(self.n):
-                a = pick(self.shown + i * self.width, self.shown_n[i], &rng)
-                out[i] = a if a >= 0 and not self.ended[i] else 0
+        self._claim(0, self.n, False, True)
+        try:
+            rng_seed(&rng, seed)
+            with nogil:
+                for i in range(self.n):
+                    a = pick(self.shown + i * self.width, self.shown_n[i], &rng)
+                    out[i] = a if a >= 0 and not self.ended[i] else 0
+        finally:
+            self._release(0, self.n, False)
 
     def state_bytes(self, Py_ssize_t i):
         """Return game ``i``'s position struct (for tests)."""
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} is not in range({self.n})")
-        return (<char *>self._state(i))[:self.k.state_size]
+        self._claim(i, i + 1, False, False)
+        try:
+            return (<char *>self._state(i))[:self.k.state_size]
+        finally:
+            self._release(i, i + 1, False)

@@ -211,11 +211,7 @@ class VectorEnv:
         """
         if not self._started:
             raise RuntimeError("call reset() before legal_actions()")
-        counts = np.zeros(self.num_envs, dtype=np.int32)
-        width = max(self._batch.legal_counts(counts), 1)
-        ids = np.empty((self.num_envs, width), dtype=np.int32)
-        self._batch.legal_actions(ids)
-        return ids, counts
+        return self._batch.legal_actions()
 
     def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
         """Return a uniformly random legal action for every game (a baseline policy)."""
