@@ -713,16 +713,15 @@ cdef class RummikubJuniorState(EngineState):
 
 
 def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
-    """Generate the legal actions of every state ``repeats`` times without the GIL.
-
-    ``states`` is a list of ``RummikubJuniorState``.  Returns the total number of
-    actions generated (the move-generation benchmark).
-    """
-    cdef Py_ssize_t _, i, n = len(states)
+    """The legal actions of every ``RummikubJuniorState`` in the list ``states``, generated
+    ``repeats`` times without the GIL: their total (the move-generation benchmark)."""
+    cdef Py_ssize_t _, i, n
     cdef int64_t total = 0
     cdef rkj_t *buf
     cdef uint16_t legal[MAX_LEGAL]
     cdef RummikubJuniorState st
+    states = list(states)       # private: another thread may shrink the caller's list
+    n = len(states)
     buf = <rkj_t *>malloc(max(n, 1) * sizeof(rkj_t))
     if buf == NULL:
         raise MemoryError()
