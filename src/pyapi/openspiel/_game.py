@@ -22,7 +22,6 @@ always ``None``).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -190,7 +189,6 @@ class BoardcoreGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type(name), info, values)
         self._config = config
-        self._resample_key = secrets.randbits(64)
         self._resamples = 0
 
     @property
@@ -209,10 +207,11 @@ class BoardcoreGame(pyspiel.Game):  # type: ignore[misc]
 
     def _resample_seed(self, draw: float) -> int:
         # The sampler's draw and a count of this game's resamples: a sampler made afresh
-        # for every call (as OpenSpiel's Python ISMCTSBot does) still gets new worlds.
+        # for every call (as OpenSpiel's Python ISMCTSBot does) still gets new worlds, and
+        # the same calls get the same worlds.
         index = self._resamples
         self._resamples += 1
-        return derive_seed(self._resample_key ^ int(draw * 2**53), RESAMPLE_STREAM, index)
+        return derive_seed(int(draw * 2**53), RESAMPLE_STREAM, index)
 
 
 class BoardcoreState(pyspiel.State):  # type: ignore[misc]
