@@ -12,7 +12,7 @@ from boardcore.openspiel._game import BoardcoreGame, BoardcoreState
 from boardcore.values import check_int, quote
 
 if TYPE_CHECKING:
-    from boardcore._registry import AnyState
+    from boardcore import AnyState
 
 __all__ = ["AgentBot", "bot"]
 

@@ -35,7 +35,7 @@ from boardcore.simulate import derive_seed
 from boardcore.values import quote
 
 if TYPE_CHECKING:
-    from boardcore._registry import AnyGame, AnyState
+    from boardcore import AnyGame, AnyState
 
 __all__ = ["GAME_CLASSES", "GAME_NAMES", "BoardcoreGame", "BoardcoreState", "deal_actions",
            "game_type"]
@@ -54,7 +54,7 @@ RESAMPLE_STREAM = 8
 
 
 def deal_actions(seed: int) -> list[int]:
-    """The eight chance outcomes that deal boardcore's game of ``seed`` (its bytes).
+    """Return the eight chance outcomes that deal boardcore's game of ``seed`` (its bytes).
 
     >>> deal_actions(2026)
     [0, 0, 0, 0, 0, 0, 7, 234]
@@ -64,22 +64,20 @@ def deal_actions(seed: int) -> list[int]:
     return list(seed.to_bytes(SEED_BYTES, "big"))
 
 
-def _parameter_default(value: object) -> object:
-    """The OpenSpiel default of a boardcore option: ``None`` (the game's own) is ``""``."""
-    return "" if value is None else value
+def _game_class(name: str) -> type[AnyGame]:
+    # Every game takes 4 players (Fool 4..8, the others 2..4).
+    cls: type[AnyGame] = type(boardcore.make(name, players=4))  # type: ignore[call-overload]
+    return cls
 
 
 def _parameters(name: str) -> dict[str, object]:
-    """Every game parameter with its default: ``players``, then the game's options."""
-    cls = type(boardcore.make(name, players=_min_players(name)))  # type: ignore[call-overload]
-    options = {k: _parameter_default(v) for k, v in cls.option_defaults.items()}
+    """Return every game parameter with its default: ``players``, then the options.
+
+    An option whose default is ``None`` (the game's own deck) has the default ``""``.
+    """
+    cls = _game_class(name)
+    options = {k: "" if v is None else v for k, v in cls.option_defaults.items()}
     return {"players": cls.min_players, **options}
-
-
-def _min_players(name: str) -> int:
-    from boardcore._registry import GAME_CLASSES
-
-    return GAME_CLASSES[name].min_players
 
 
 def _option(text: str) -> object:
@@ -98,10 +96,8 @@ def _option(text: str) -> object:
 
 
 def game_type(name: str) -> Any:
-    """The ``pyspiel.GameType`` of boardcore game ``name`` (``pyspiel.GameType``)."""
-    from boardcore._registry import GAME_CLASSES
-
-    cls = GAME_CLASSES[name]
+    """Return the ``pyspiel.GameType`` of boardcore game ``name``."""
+    cls = _game_class(name)
     return pyspiel.GameType(
         short_name=GAME_NAMES[name],
         long_name=f"boardcore {cls.__name__}",
@@ -122,7 +118,7 @@ def game_type(name: str) -> Any:
 
 
 def max_game_length(game: AnyGame) -> int:
-    """An upper bound on the moves of one game of ``game`` (chance not counted).
+    """Return an upper bound on the moves of one game of ``game`` (chance not counted).
 
     Each bound follows from the rules (``boardcore rules <game>``); random games stay far
     below it (the longest of 100,000: Just4Fun 81 moves, Fool 774).

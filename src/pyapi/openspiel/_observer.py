@@ -28,7 +28,7 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 from boardcore.values import quote
 
 if TYPE_CHECKING:
-    from boardcore._registry import AnyGame, AnyState
+    from boardcore import AnyGame, AnyState
     from boardcore.openspiel._game import BoardcoreState
 
 __all__ = ["Observer", "observer_for"]
