@@ -5,6 +5,7 @@ STREAM_EPISODE: int
 STREAM_OPPONENTS: int
 STREAM_ARENA_SEAT: int
 STREAM_PLAY_SEAT: int
+STREAM_RESAMPLE: int
 
 def derive_seed(seed: int, stream: int, index: int) -> int: ...
 def stream(seed: int, count: int) -> list[int]: ...

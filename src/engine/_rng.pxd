@@ -94,6 +94,8 @@ cdef enum:
     STREAM_ARENA_SEAT = 6
     # boardcore play: the bot of seat p.
     STREAM_PLAY_SEAT = 7
+    # boardcore.openspiel: a game's resample i (the seed: the sampler's draw).
+    STREAM_RESAMPLE = 8
 
 
 cdef inline uint64_t derive_seed(uint64_t seed, uint64_t stream, uint64_t index) noexcept nogil:
