@@ -169,6 +169,11 @@ def test_agent_strings() -> None:
     assert agent_from_string("flat", seed=1).rollouts == FlatMonteCarloAgent(seed=1).rollouts
     assert agent_from_string("ismcts", seed=1).iterations == ISMCTSAgent(seed=1).iterations
     assert set(agents.AGENTS) == set(_search.KINDS)
+    for cls in agents.AGENTS.values():          # each class reads the names it lists
+        for form in cls.forms:
+            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7")
+            assert type(agent_from_string(name.replace("SECONDS", "0.5"), seed=1)) is cls
+            assert form in agents.GRAMMAR
     for bad in ("", "minimax", "ismcts:x", "flat:0", "ismcts:-1", "random:3", "greedy:",
                 "ismcts:", "flat:2.5", "ismcts:1e3", "ismcts:1.5", "ismcts:s", "ismcts:.5s",
                 # strict: no spaces, sign, underscore, other case or non-ASCII digit

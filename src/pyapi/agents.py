@@ -46,6 +46,12 @@ __all__ = [
 #: Bytes of one search-tree node: an IS-MCTS search of N iterations holds N + 1 nodes.
 NODE_BYTES: int = _search.NODE_BYTES
 
+# The grammar of agent names: a kind, then ``:`` and its argument where it takes one.
+# ASCII only: no sign, space, ``_`` or exponent in a number, no other case.
+_NAME = re.compile(r"([a-z]+)(?::(.+))?", re.ASCII)
+_COUNT = re.compile(r"[0-9]+", re.ASCII)
+_SECONDS = re.compile(r"([0-9]+(?:\.[0-9]+)?)s", re.ASCII)
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -71,6 +77,8 @@ class _Compiled:
 
     #: The name of the kind in ``agent_from_string`` and ``_search.KINDS``.
     kind: ClassVar[str]
+    #: The names ``agent_from_string`` reads for this class (its part of the grammar).
+    forms: ClassVar[tuple[str, ...]]
 
     def __init__(self, seed: SupportsIndex | None, budget: SupportsIndex | None = None,
                  time_limit: float | None = None, exploration: float = 0.0) -> None:
@@ -85,6 +93,14 @@ class _Compiled:
     def __copy__(self) -> Self:
         # A copy decides on from where the agent is, with its own count of decisions.
         return copy.deepcopy(self)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        """Return the agent ``kind:arg`` names (``arg`` ``None``: ``kind`` alone).
+
+        ``None`` if no agent of this class has that name.
+        """
+        return cls(seed=seed) if arg is None else None
 
     def act(self, state: AnyState) -> int:
         """Return the action the agent plays for ``state``'s seat to act."""
@@ -112,6 +128,7 @@ class RandomAgent(_Compiled):
     """
 
     kind = "random"
+    forms = ("random",)
 
     def __init__(self, seed: SupportsIndex | None = None) -> None:
         super().__init__(seed)
@@ -130,6 +147,7 @@ class GreedyAgent(_Compiled):
     """
 
     kind = "greedy"
+    forms = ("greedy",)
 
     def __init__(self, seed: SupportsIndex | None = None) -> None:
         super().__init__(seed)
@@ -154,9 +172,16 @@ class FlatMonteCarloAgent(_Compiled):
     """
 
     kind = "flat"
+    forms = ("flat", "flat:ROLLOUTS")
 
     def __init__(self, rollouts: SupportsIndex = 200, seed: SupportsIndex | None = None) -> None:
         super().__init__(seed, rollouts)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        if arg is None or not _COUNT.fullmatch(arg):
+            return super()._from_argument(arg, seed)
+        return cls(int(arg), seed=seed)
 
     @property
     def rollouts(self) -> int:
@@ -187,6 +212,7 @@ class ISMCTSAgent(_Compiled):
     """
 
     kind = "ismcts"
+    forms = ("ismcts", "ismcts:ITERATIONS", "ismcts:SECONDSs")
 
     def __init__(
         self,
@@ -198,6 +224,15 @@ class ISMCTSAgent(_Compiled):
         if iterations is None and time_limit is None:
             iterations = 1000
         super().__init__(seed, iterations, time_limit, exploration)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        seconds = _SECONDS.fullmatch(arg or "")
+        if seconds:
+            return cls(time_limit=float(seconds.group(1)), seed=seed)
+        if arg is None or not _COUNT.fullmatch(arg):
+            return super()._from_argument(arg, seed)
+        return cls(int(arg), seed=seed)
 
     @property
     def iterations(self) -> int | None:
@@ -231,17 +266,13 @@ class ISMCTSAgent(_Compiled):
 
 AnyAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
 
-#: The agent classes by the name ``agent_from_string`` knows them by.
+#: The agent classes by the kind ``agent_from_string`` names them by.
 AGENTS: dict[str, type[AnyAgent]] = {
     cls.kind: cls for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent)
 }
-
-# The grammar of agent names: a kind, then ``:`` and its argument where it takes one.
-# ASCII only: no sign, space, ``_`` or exponent in a number, no other case.
-_NAME = re.compile(r"([a-z]+)(?::(.+))?", re.ASCII)
-_COUNT = re.compile(r"[0-9]+", re.ASCII)
-_SECONDS = re.compile(r"([0-9]+(?:\.[0-9]+)?)s", re.ASCII)
-GRAMMAR = "random, greedy, flat, flat:ROLLOUTS, ismcts, ismcts:ITERATIONS or ismcts:SECONDSs"
+_FORMS = [form for cls in AGENTS.values() for form in cls.forms]
+#: Every name ``agent_from_string`` reads, for messages.
+GRAMMAR = ", ".join(_FORMS[:-1]) + " or " + _FORMS[-1]
 
 
 def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
@@ -251,7 +282,7 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
     per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
     default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``).  The
-    defaults are the agent classes' own.
+    defaults are the agent classes' own, and each class reads its own names.
 
     >>> agent_from_string("ismcts:0.5s", seed=1)
     ISMCTSAgent(iterations=None, time_limit=0.5, exploration=0.7, seed=1)
@@ -263,16 +294,9 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     if not isinstance(text, str):
         raise TypeError(f"an agent is named by a str, not {quote(text)}")
     name = _NAME.fullmatch(text)
-    kind, arg = (name.group(1), name.group(2)) if name else ("", None)
-    if kind not in AGENTS:
+    if name is None or name.group(1) not in AGENTS:
         raise ConfigurationError(f"unknown agent {quote(text)}; write {GRAMMAR}")
-    if arg is None:
-        return AGENTS[kind](seed=seed)
-    if kind == "flat" and _COUNT.fullmatch(arg):
-        return FlatMonteCarloAgent(int(arg), seed=seed)
-    if kind == "ismcts" and _COUNT.fullmatch(arg):
-        return ISMCTSAgent(int(arg), seed=seed)
-    seconds = _SECONDS.fullmatch(arg)
-    if kind == "ismcts" and seconds:
-        return ISMCTSAgent(time_limit=float(seconds.group(1)), seed=seed)
-    raise ConfigurationError(f"bad agent {quote(text)}: write {GRAMMAR}")
+    agent = AGENTS[name.group(1)]._from_argument(name.group(2), seed)
+    if agent is None:
+        raise ConfigurationError(f"bad agent {quote(text)}: write {GRAMMAR}")
+    return agent
