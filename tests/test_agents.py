@@ -303,6 +303,30 @@ def test_a_search_runs_in_a_64_kib_thread_stack() -> None:
     assert run.returncode == 0 and run.stdout == f"{3 * len(players)}\n", run
 
 
+def test_methods_called_through_the_class_check_their_self() -> None:
+    """``Searcher.act(None, state)`` and the like raise TypeError, never crash."""
+    code = """if True:
+        import inspect, boardcore
+        from boardcore._engine import _search, _vector
+        state = boardcore.make("just4fun", players=2).new_state(seed=1)
+        checked = 0
+        for cls in (_search.Searcher, _search.Work, _vector.Batch):
+            for name, member in inspect.getmembers(cls):
+                if not callable(member) or name in ("__class__", "__init_subclass__",
+                                                     "__new__", "__subclasshook__"):
+                    continue
+                for wrong in (None, 0, state, _search.Work()):
+                    try:
+                        member(wrong, state)
+                    except TypeError:
+                        checked += 1
+        print(checked)
+    """
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and int(run.stdout) > 40, run
+
+
 SEARCH_FOR_A_DAY = """if True:
     import sys, boardcore
     from boardcore.agents import agent_from_string

@@ -88,6 +88,7 @@ MAX_SECONDS = 86400
 MAX_EXPLORATION = 100
 
 
+@cython.binding(False)      # a method called through the class checks its self
 cdef class Work:
     """The memory one caller's decisions work in, reused from call to call.
 
@@ -443,6 +444,7 @@ cdef double _number(object value, str name, double high, bint positive) except? 
     return x
 
 
+@cython.binding(False)
 cdef class Searcher:
     """A compiled agent: its kind and settings, its seed and decisions made, its memory.
 

@@ -60,6 +60,7 @@ cdef extern from *:
 
 
 @cython.final
+@cython.binding(False)
 cdef class Batch:
     """``n`` games of one configuration, stepped together (see ``boardcore.VectorEnv``)."""
 
