@@ -2,8 +2,10 @@
 
 A game is an immutable configuration (a ``Game`` subclass, pure Python, generic over its
 state class); its positions are instances of a compiled class from ``boardcore._engine``
-that meets the ``State`` protocol below.  ``docs/adding-a-game.md`` lists what a new game
-provides.
+that meets the ``State`` protocol below.  A state answers in Python objects through its
+game: it reads its position once, as the game's snapshot, and hands that to the game's
+``view``, ``fields``, ``text``, ``action_to_str``, ``parse_action``, ``explain`` and
+``draw``.  ``docs/adding-a-game.md`` lists what a new game provides.
 
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
@@ -14,7 +16,7 @@ provides.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsIndex, TypeVar
 
 import numpy as np
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from boardcore._engine._state import EngineConfig, EngineState
+    from boardcore.pictures import Canvas
+    from boardcore.values import Move, Snapshot, View
 
 __all__ = ["Game", "State"]
 
@@ -68,6 +72,8 @@ class State(Protocol):
         """An independent copy."""
     def history(self) -> list[int]:
         """The actions applied since the start."""
+    def snapshot(self) -> Snapshot:
+        """The position as plain values, read in one step."""
     def view(self, player: SupportsIndex) -> object:
         """What a seat may see."""
     def to_dict(self) -> dict[str, Any]:
@@ -82,12 +88,22 @@ S = TypeVar("S", bound="EngineState")
 class Game(Generic[S]):
     """An immutable game configuration: which game, how many players, which options.
 
-    A subclass sets the class attributes, checks its options in ``_normalize_options``,
-    builds the engine configuration in ``_configure`` and draws set-up positions in
-    ``_set_up``; ``boardcore.make`` is the usual way to get one.
+    A subclass sets the class attributes, checks its options in ``_normalize_options``
+    and builds the engine configuration in ``_configure``; its package's modules answer
+    for a position's snapshot, named where the class is defined::
+
+        class Fool(Game[FoolState], positions=positions, moves=moves, picture=picture):
+
+    ``positions`` gives ``view``, ``fields`` and ``set_up`` (``_set_up`` here), ``moves``
+    gives ``action_to_str``, ``parse_action`` and ``explain``, ``picture`` gives ``text``
+    and ``draw`` (each with the signature of the method of that name below).
+    ``boardcore.make`` is the usual way to get a game.
     """
 
+    #: The game's name in ``boardcore.GAMES``: its module, engine and pages.
     name: ClassVar[str]
+    #: The game's name as people write it ("3 Or More").
+    title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_version: ClassVar[int]
@@ -97,10 +113,35 @@ class Game(Generic[S]):
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: Per-game statistic columns ``simulate`` fills (``"end"`` first when present).
     stat_names: ClassVar[tuple[str, ...]] = ()
+    #: What each end reason and statistic means, with its rule (the simulation summary).
+    words: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: The id of the game's single-agent Gymnasium environment (``boardcore.envs``).
+    gymnasium_id: ClassVar[str]
     #: The compiled class of this game's positions.
     state_class: ClassVar[type[EngineState]]
+    #: The class of this game's snapshots (``state.snapshot()``).
+    snapshot_class: ClassVar[type[Snapshot]]
 
     __slots__ = ("__weakref__", "_engine", "_num_players", "_options")
+
+    #: What each module of a game's package gives its class: the Python half of a position.
+    HALF: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({
+        "positions": ("view", "fields"),
+        "moves": ("action_to_str", "parse_action", "explain"),
+        "picture": ("text", "draw"),
+    })
+
+    def __init_subclass__(cls, *, positions: ModuleType | None = None,
+                          moves: ModuleType | None = None, picture: ModuleType | None = None,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        modules = {"positions": positions, "moves": moves, "picture": picture}
+        for kind, module in modules.items():
+            if module is not None:
+                for name in cls.HALF[kind]:
+                    setattr(cls, name, staticmethod(getattr(module, name)))
+        if positions is not None:   # set_up(game, fields, seed): a method of the class
+            setattr(cls, "_set_up", positions.set_up)  # noqa: B010 (mypy: no method-assign)
 
     def __init__(self, *, players: SupportsIndex, **options: object) -> None:
         try:
@@ -134,12 +175,27 @@ class Game(Generic[S]):
         """Validate ``options`` (every key present) and return them in canonical form."""
         return options
 
+    def _seat_option(self, options: Mapping[str, object], name: str) -> int:
+        """Return option ``name``, a seat of this game; ``ConfigurationError`` otherwise."""
+        value = options[name]
+        try:
+            seat = check_int(value, f"option {name!r}")
+        except TypeError as exc:
+            raise ConfigurationError(str(exc)) from None
+        if not 0 <= seat < self.num_players:
+            raise ConfigurationError(
+                f"option {name!r} must be a seat in 0..{self.num_players - 1}, not {quote(value)}")
+        return seat
+
     def _configure(self) -> EngineConfig:
         """Return the engine configuration of this game (the engine module's ``config``)."""
         raise NotImplementedError
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> S:
-        """Return the set-up position ``fields`` describes (a document's ``setup``)."""
+        """Return the set-up position ``fields`` describes (a document's ``setup``).
+
+        A game's ``positions.set_up`` (``__init_subclass__``).
+        """
         raise InvalidStateError(f"{self.name} has no set-up positions")
 
     @property
@@ -224,6 +280,46 @@ class Game(Generic[S]):
                     f"(expected {quote(value)})"
                 )
         return state
+
+    # -- a position's Python half: the state hands each one snapshot -------------------
+    # ``state.view(p)`` is ``state.game.view(state.snapshot(), p)``, and so on: each
+    # state method reads its position once.  Arguments arrive checked (a seat in range,
+    # an action in ``range(num_actions)``).  Each game's are its modules' functions of
+    # the same names (``__init_subclass__``), on its own snapshot, view and move classes.
+
+    def view(self, snapshot: Snapshot, player: int) -> View:
+        """Return what seat ``player`` may see of ``snapshot`` (``state.view``)."""
+        raise NotImplementedError
+
+    def fields(self, snapshot: Snapshot) -> dict[str, Any]:
+        """Return the game's own fields of ``to_dict`` for ``snapshot``."""
+        raise NotImplementedError
+
+    def text(self, snapshot: Snapshot, perspective: int | None) -> str:
+        """Return the text picture of ``snapshot``, hidden cards as ``perspective`` sees them.
+
+        ``perspective`` ``None`` shows every card.
+        """
+        raise NotImplementedError
+
+    def action_to_str(self, snapshot: Snapshot, action: int) -> str:
+        """Return the notation of ``action`` in ``snapshot`` (any action in range)."""
+        raise NotImplementedError
+
+    def parse_action(self, snapshot: Snapshot, text: object) -> int:
+        """Return the action ``text`` names in ``snapshot``; ``NotationError`` if none."""
+        raise NotImplementedError
+
+    def explain(self, before: Snapshot, after: Snapshot, action: int, *, played: bool) -> Move:
+        """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
+
+        Only what the mover could know before it, unless ``played`` (``last_move``).
+        """
+        raise NotImplementedError
+
+    def draw(self, snapshot: Snapshot, last_move: Move | None, perspective: int | None) -> Canvas:
+        """Return the picture of ``snapshot`` on a ``Canvas`` (``state.svg``)."""
+        raise NotImplementedError
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self._num_players, tuple(sorted(self._options.items())))
