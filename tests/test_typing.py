@@ -68,7 +68,8 @@ def _consumer(name: str) -> tuple[str, list[str]]:
         "reveal_type(snapshot)",
     ]
     labels = ["make", "new_state", "view", "snapshot"]
-    for var, obj, arguments in (("game", game, GAME_ARGUMENTS), ("state", state, ARGUMENTS)):
+    for var, obj, arguments in (("game", game, {**ARGUMENTS, **GAME_ARGUMENTS}),
+                                ("state", state, ARGUMENTS)):
         for member in _members(obj):
             if member in ("__deepcopy__",) and var == "game":
                 continue

@@ -557,7 +557,7 @@ cdef class EngineState:
 
         Raises:
             TypeError: ``player`` is not an integer or ``out`` is not such an array.
-            ValueError: ``player`` is not a seat.
+            ConfigurationError: ``player`` is not a seat.
         """
         cdef int p
         cdef float[::1] view
@@ -635,8 +635,9 @@ cdef class EngineState:
         return self.game.view(self._snapshot(), seat_index(player, self._players))
 
     def action_to_str(self, action):
-        """Return the notation of ``action``: any action in ``range(game.num_actions)``
-        has one, legal here or not (``docs/games/<game>.md``).
+        """Return the notation of ``action`` (``docs/games/<game>.md``).
+
+        Every action in ``range(game.num_actions)`` has one, legal here or not.
 
         Raises:
             TypeError: ``action`` is not an integer.

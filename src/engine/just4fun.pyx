@@ -874,7 +874,7 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
     masks = masks.copy()                    # read without the GIL: a private copy
     n = masks.shape[0]
     if not 0 <= repeats <= 100_000:
-        raise ValueError(f"repeats must be in 0..100000, not {repeats}")
+        raise ConfigurationError(f"repeats must be in 0..100000, not {repeats}")
     with nogil:
         for r in range(repeats):
             for i in range(n):

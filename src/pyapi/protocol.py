@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsInde
 import numpy as np
 import numpy.typing as npt
 
-from boardcore.errors import ConfigurationError, InvalidStateError
+from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
 from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class Game(Generic[S]):
 
     ``positions`` gives ``view``, ``fields`` and ``set_up`` (``_set_up`` here), ``moves``
     gives ``action_to_str``, ``parse_action`` and ``explain``, ``picture`` gives ``text``
-    and ``draw`` (each with the signature of the method of that name below).
+    and ``draw``: the methods of those names below check their arguments and call them.
     ``boardcore.make`` is the usual way to get a game.
     """
 
@@ -124,24 +124,21 @@ class Game(Generic[S]):
 
     __slots__ = ("__weakref__", "_engine", "_num_players", "_options")
 
-    #: What each module of a game's package gives its class: the Python half of a position.
-    HALF: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-        "positions": ("view", "fields"),
-        "moves": ("action_to_str", "parse_action", "explain"),
-        "picture": ("text", "draw"),
-    })
+    #: The modules of the game's package that answer for a snapshot (__init_subclass__).
+    _positions: ClassVar[ModuleType]
+    _moves: ClassVar[ModuleType]
+    _picture: ClassVar[ModuleType]
 
     def __init_subclass__(cls, *, positions: ModuleType | None = None,
                           moves: ModuleType | None = None, picture: ModuleType | None = None,
                           **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        modules = {"positions": positions, "moves": moves, "picture": picture}
-        for kind, module in modules.items():
-            if module is not None:
-                for name in cls.HALF[kind]:
-                    setattr(cls, name, staticmethod(getattr(module, name)))
-        if positions is not None:   # set_up(game, fields, seed): a method of the class
-            setattr(cls, "_set_up", positions.set_up)  # noqa: B010 (mypy: no method-assign)
+        if positions is not None:
+            cls._positions = positions
+        if moves is not None:
+            cls._moves = moves
+        if picture is not None:
+            cls._picture = picture
 
     def __init__(self, *, players: SupportsIndex, **options: object) -> None:
         try:
@@ -192,11 +189,11 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> S:
-        """Return the set-up position ``fields`` describes (a document's ``setup``).
-
-        A game's ``positions.set_up`` (``__init_subclass__``).
-        """
-        raise InvalidStateError(f"{self.name} has no set-up positions")
+        """Return the set-up position ``fields`` describes (a document's ``setup``)."""
+        if not hasattr(self, "_positions"):
+            raise InvalidStateError(f"{self.name} has no set-up positions")
+        state: S = self._positions.set_up(self, fields, seed)
+        return state
 
     @property
     def num_players(self) -> int:
@@ -283,43 +280,72 @@ class Game(Generic[S]):
 
     # -- a position's Python half: the state hands each one snapshot -------------------
     # ``state.view(p)`` is ``state.game.view(state.snapshot(), p)``, and so on: each
-    # state method reads its position once.  Arguments arrive checked (a seat in range,
-    # an action in ``range(num_actions)``).  Each game's are its modules' functions of
-    # the same names (``__init_subclass__``), on its own snapshot, view and move classes.
+    # state method reads its position once.  Each answer is the function of that name in
+    # the game's package (``positions``, ``moves``, ``picture``), handed checked
+    # arguments.
 
     def view(self, snapshot: Snapshot, player: int) -> View:
         """Return what seat ``player`` may see of ``snapshot`` (``state.view``)."""
-        raise NotImplementedError
+        view: View = self._positions.view(self._snapshot(snapshot), self._seat(player))
+        return view
 
-    def fields(self, snapshot: Snapshot) -> dict[str, Any]:
+    def fields(self, snapshot: Snapshot) -> dict[str, object]:
         """Return the game's own fields of ``to_dict`` for ``snapshot``."""
-        raise NotImplementedError
+        fields: dict[str, object] = self._positions.fields(self._snapshot(snapshot))
+        return fields
 
     def text(self, snapshot: Snapshot, perspective: int | None) -> str:
         """Return the text picture of ``snapshot``, hidden cards as ``perspective`` sees them.
 
         ``perspective`` ``None`` shows every card.
         """
-        raise NotImplementedError
+        seat = None if perspective is None else self._seat(perspective)
+        text: str = self._picture.text(self._snapshot(snapshot), seat)
+        return text
 
     def action_to_str(self, snapshot: Snapshot, action: int) -> str:
         """Return the notation of ``action`` in ``snapshot`` (any action in range)."""
-        raise NotImplementedError
+        text: str = self._moves.action_to_str(self._snapshot(snapshot), self._action(action))
+        return text
 
     def parse_action(self, snapshot: Snapshot, text: object) -> int:
         """Return the action ``text`` names in ``snapshot``; ``NotationError`` if none."""
-        raise NotImplementedError
+        action: int = self._moves.parse_action(self._snapshot(snapshot), text)
+        return action
 
     def explain(self, before: Snapshot, after: Snapshot, action: int, *, played: bool) -> Move:
         """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
 
         Only what the mover could know before it, unless ``played`` (``last_move``).
         """
-        raise NotImplementedError
+        move: Move = self._moves.explain(self._snapshot(before), self._snapshot(after),
+                                         self._action(action), played=bool(played))
+        return move
 
     def draw(self, snapshot: Snapshot, last_move: Move | None, perspective: int | None) -> Canvas:
         """Return the picture of ``snapshot`` on a ``Canvas`` (``state.svg``)."""
-        raise NotImplementedError
+        seat = None if perspective is None else self._seat(perspective)
+        canvas: Canvas = self._picture.draw(self._snapshot(snapshot), last_move, seat)
+        return canvas
+
+    def _snapshot(self, snapshot: object) -> Any:
+        if not isinstance(snapshot, self.snapshot_class):
+            raise TypeError(f"snapshot must be a {self.snapshot_class.__name__} "
+                            f"(state.snapshot()), not {quote(snapshot)}")
+        return snapshot
+
+    def _seat(self, player: object) -> int:
+        seat = check_int(player, "a seat")
+        if not 0 <= seat < self.num_players:
+            raise ConfigurationError(f"seat {quote(player)} is not in range({self.num_players})")
+        return seat
+
+    def _action(self, action: object) -> int:
+        a = check_int(action, "an action")
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                f"illegal action {quote(action)}: actions are ints in range({self.num_actions})")
+        return a
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self._num_players, tuple(sorted(self._options.items())))
