@@ -140,30 +140,26 @@ class Snapshot:
 class View:
     """What one seat may see: the fields every game's view starts with.
 
-    Each game's view class adds its own (``boardcore.fool.FoolView``), its seat's
-    ``hand`` first.
+    Each game's view class adds its own (``boardcore.fool.FoolView``): its seat's
+    ``hand``, then ``hand_sizes`` (every seat's count), then the rest.
 
     Attributes:
         player: the seat this view belongs to.
         current_player: the seat to act, ``None`` once over.
         is_over: whether the game has ended.
         scores: every seat's running score.
-        hand_sizes: how many cards (tiles) every seat holds.
     """
 
     player: int
     current_player: int | None
     is_over: bool
     scores: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
 
     @classmethod
-    def of(cls: type[V], snapshot: Snapshot, player: int, hand_sizes: tuple[int, ...],
-           **fields: Any) -> V:
+    def of(cls: type[V], snapshot: Snapshot, player: int, **fields: Any) -> V:
         """Return seat ``player``'s view of ``snapshot``: the shared fields, then ``fields``."""
         return cls(player=player, current_player=snapshot.current_player,
-                   is_over=snapshot.outcome is not None, scores=snapshot.scores,
-                   hand_sizes=hand_sizes, **fields)
+                   is_over=snapshot.outcome is not None, scores=snapshot.scores, **fields)
 
 
 V = TypeVar("V", bound=View)

@@ -26,8 +26,9 @@ def view(snapshot: FoolSnapshot, player: int) -> FoolView:
     """Return what seat ``player`` may see, as a ``FoolView`` (cards in notation)."""
     p = snapshot
     return FoolView.of(
-        p, player, tuple(map(len, p.hands)),
+        p, player,
         hand=tuple([CARDS[c] for c in p.hands[player]]),
+        hand_sizes=tuple(map(len, p.hands)),
         round=p.round,
         dealer=p.dealer,
         leader=p.leader,

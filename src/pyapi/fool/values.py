@@ -59,6 +59,7 @@ class FoolView(View):
 
     Attributes:
         hand: this seat's cards, ascending (colours G, R, Y, B, then W1).
+        hand_sizes: how many cards every seat holds.
         round: the round number, from 1.
         dealer: this round's dealer.
         leader: the seat that led (or leads) the current trick.
@@ -70,6 +71,7 @@ class FoolView(View):
     """
 
     hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
     round: int
     dealer: int
     leader: int

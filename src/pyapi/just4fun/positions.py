@@ -26,8 +26,9 @@ def view(snapshot: Just4FunSnapshot, player: int) -> Just4FunView:
     """Return what seat ``player`` may see: everything but other hands and the draw order."""
     p = snapshot
     return Just4FunView.of(
-        p, player, tuple([len(hand) for hand in p.hands]),
+        p, player,
         hand=p.hands[player],
+        hand_sizes=tuple([len(hand) for hand in p.hands]),
         draw_pile_size=len(p.draw_pile),
         discard_pile=p.discard_pile,
         layout=p.layout,

@@ -55,6 +55,7 @@ class Just4FunView(View):
 
     Attributes:
         hand: this seat's card values, ascending.
+        hand_sizes: how many cards every seat holds.
         draw_pile_size: cards left face down.
         discard_pile: the discarded values, bottom to top.
         layout: the field number of each board square.
@@ -65,6 +66,7 @@ class Just4FunView(View):
     """
 
     hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
     draw_pile_size: int
     discard_pile: tuple[int, ...]
     layout: tuple[int, ...]

@@ -40,8 +40,9 @@ def view(snapshot: RummikubJuniorSnapshot, player: int) -> RummikubJuniorView:
     """
     p = snapshot
     return RummikubJuniorView.of(
-        p, player, tuple([len(rack) for rack in p.racks]),
+        p, player,
         hand=tuple([TILES[t] for t in p.racks[player]]),
+        hand_sizes=tuple([len(rack) for rack in p.racks]),
         draw_pile_size=len(p.pool),
         table=tuple(run_texts(p.runs)),
         bank=bank(p),

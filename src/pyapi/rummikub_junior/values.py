@@ -56,6 +56,7 @@ class RummikubJuniorView(View):
 
     Attributes:
         hand: this seat's rack, ``R1`` .. ``K10`` in colour order, then jokers ``J``.
+        hand_sizes: every seat's number of tiles.
         draw_pile_size: tiles left face down in the pool.
         table: the runs in the order they were laid, in notation (``R3 J(R4) R5``).
         bank: the bank's stars (56 minus the players'; negative past its 56, K9).
@@ -66,6 +67,7 @@ class RummikubJuniorView(View):
     """
 
     hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
     draw_pile_size: int
     table: tuple[str, ...]
     bank: int

@@ -42,8 +42,9 @@ def view(snapshot: ThreeOrMoreSnapshot, player: int) -> ThreeOrMoreView:
     """Return what seat ``player`` may see: the table, scores, its own hand, sizes."""
     p = snapshot
     return ThreeOrMoreView.of(
-        p, player, tuple([len(h) for h in p.hands]),
+        p, player,
         hand=tuple([card_text(c) for c in p.hands[player]]),
+        hand_sizes=tuple([len(h) for h in p.hands]),
         draw_pile_size=len(p.stock),
         grid=p.grid,
         places=places(p),

@@ -104,6 +104,7 @@ class ThreeOrMoreView(View):
 
     Attributes:
         hand: this seat's cards as held (``"RRG"``: top, middle, bottom).
+        hand_sizes: how many cards every seat holds.
         draw_pile_size: cards left to draw (the stock).
         grid: 21 strings of 23 squares, a colour letter or ``.`` (table coordinates).
         places: where the next card may go (``("left", "right")``, the four corners,
@@ -113,6 +114,7 @@ class ThreeOrMoreView(View):
     """
 
     hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
     draw_pile_size: int
     grid: tuple[str, ...]
     places: tuple[str, ...]
