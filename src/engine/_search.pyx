@@ -625,7 +625,7 @@ def determinize(EngineState state, int seat, uint64_t seed):
     if not isinstance(state, EngineState) or state._players == 0:
         raise TypeError(f"determinize takes a boardcore state, not {type(state).__name__}")
     if not 0 <= seat < state._players:
-        raise ValueError(f"seat {seat} is not in range({state._players})")
+        raise ConfigurationError(f"seat {seat} is not in range({state._players})")
     if state._k.determinize == NULL:
         raise NotImplementedError(f"{state._k.name.decode()} has no determinization yet")
     rng_seed(&rng, seed)

@@ -164,7 +164,7 @@ cdef class Batch:
                 or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n or current.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
+            raise ConfigurationError("the arrays do not fit this batch")
         cdef bint again
         with cython.critical_section(self):
             again = self.bound
@@ -200,7 +200,7 @@ cdef class Batch:
         if problem == 1:
             raise RuntimeError("bind() the arrays first")
         if problem == 2:
-            raise ValueError(f"games {start}..{stop} are not games of this batch")
+            raise ConfigurationError(f"games {start}..{stop} are not games of this batch")
         if problem == 3:
             raise RuntimeError("call reset() first: the games have not begun")
         if problem == 4:
@@ -327,7 +327,7 @@ cdef class Batch:
         A game that ended in the last step resets in the next: its action is ignored.
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, False, True)
         try:
             return self._first_illegal(&actions[0])
@@ -347,7 +347,7 @@ cdef class Batch:
         nothing moved), else -1."""
         cdef Py_ssize_t bad = -1
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, True, True)
         try:
             self._take_worker(worker)
@@ -370,7 +370,7 @@ cdef class Batch:
         An action that is not legal is skipped (``check`` refuses it first).
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(start, stop, True, True)
         try:
             self._take_worker(worker)
@@ -469,7 +469,7 @@ cdef class Batch:
         cdef Py_ssize_t i
         cdef int a
         if out.shape[0] != self.n:
-            raise ValueError(f"out must hold {self.n} actions")
+            raise ConfigurationError(f"out must hold {self.n} actions")
         self._claim(0, self.n, False, True)
         try:
             rng_seed(&rng, seed)
