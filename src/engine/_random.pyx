@@ -30,6 +30,7 @@ def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
     """
     return _rng.derive_seed(seed, stream, index)
 
+
 cdef int MAX_COUNT = 1_000_000
 
 
