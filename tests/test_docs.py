@@ -26,7 +26,8 @@ def _modules() -> list[str]:
 
 MODULES = _modules()
 #: What an optional extra's modules and pages import: without it they are skipped.
-EXTRAS = {"boardcore.openspiel": "pyspiel", "docs/openspiel.md": "pyspiel"}
+EXTRAS = {"boardcore.openspiel": "pyspiel", "docs/openspiel.md": "pyspiel",
+          "boardcore.web": "starlette", "docs/web.md": "starlette"}
 
 
 def _needs_extra(name: str) -> None:

@@ -26,7 +26,7 @@ from boardcore.errors import (
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
 from boardcore.protocol import Game, State
-from boardcore.records import Record, record, replay
+from boardcore.records import Record, SeatRecord, record, replay, seat_record
 from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, simulate
 from boardcore.three_or_more import ThreeOrMore
@@ -47,6 +47,7 @@ __all__ = [
     "NotationError",
     "Outcome",
     "Record",
+    "SeatRecord",
     "SimulationResult",
     "State",
     "VectorEnv",
@@ -55,6 +56,7 @@ __all__ = [
     "make",
     "record",
     "replay",
+    "seat_record",
     "simulate",
 ]
 
