@@ -19,7 +19,8 @@ import pytest
 import boardcore
 from boardcore._engine import _search
 
-MODULES = ["_state", "_search", "_vector", "_random", "_cyutility", *boardcore.GAMES]
+MODULES = ["_state", "_search", "_summary", "_vector", "_random", "_cyutility",
+           *boardcore.GAMES]
 
 
 @pytest.mark.skipif(not sysconfig.get_config_var("Py_GIL_DISABLED"),
