@@ -72,10 +72,11 @@ test-sdist:  ## the sdist alone: pip install boardcore-*.tar.gz[test], then pyte
 	$(SDIST_VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.tar.gz)[test]"
 	cd build/sdist-test/boardcore-* && $(abspath $(SDIST_VENV))/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcore[ray] to $(VENV))
+test-ray:  ## after test-env: the Ray tests on a real two-node Ray cluster, started and stopped here (adds boardcore[ray] to $(VENV))
 	test -x $(VENV)/bin/python || $(MAKE) test-env
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[ray]"
-	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
+	$(VENV)/bin/python -m tests.ray_cluster -- \
+		$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
 
 wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
 	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)

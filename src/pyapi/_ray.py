@@ -53,9 +53,9 @@ RAY_MISSING = "backend='ray' needs Ray: pip install 'boardcore[ray]'"
 TASKS_PER_CPU = 4
 #: Games of ``simulate`` per task at the least (one compiled chunk).
 MIN_SIMULATE_GAMES = 4096
-#: Games of ``simulate`` per task at the most: a task then runs for a second (Just4Fun) to
-#: half a minute (Rummikub Junior) on one core, so progress, Ctrl-C and a lost node cost
-#: little, while Ray's few milliseconds per task stay far below 1 %.
+#: Games of ``simulate`` per task at the most: a task then runs for about two seconds
+#: (two-player Just4Fun) to six (Fool) on one core, so progress, Ctrl-C and a lost node
+#: cost little, while Ray's few milliseconds per task stay far below 1 %.
 MAX_SIMULATE_GAMES = 1 << 19
 
 
