@@ -44,6 +44,7 @@ cdef enum:
     FIRST_BINS = 16                         # a histogram's first window
     ERR_WIDE = -1                           # a window would exceed BINS_LIMIT
     ERR_MEMORY = -2                         # malloc failed
+    ERR_SHAPE = -3                          # tallies of different shapes
 
 #: A game's statistics a tally counts, at most.
 MAX_STATS = STATS_LIMIT
@@ -176,6 +177,8 @@ cdef int tally_merge(tally_t *t, const tally_t *other) noexcept nogil:
     cdef int f, p, err
     cdef int64_t i, lo, hi, offset
     cdef const bins_t *b
+    if t.players != other.players or t.n_stats != other.n_stats:
+        return ERR_SHAPE      # (a tally set up again by another thread meanwhile)
     for f in range(figure_count(other)):
         if bins_span(&other.figures[f], &lo, &hi):
             err = bins_cover(&t.figures[f], lo, hi)
@@ -253,6 +256,8 @@ cdef object _number(object value, str what, object low, object high):
 cdef object _failure(int err):
     if err == ERR_MEMORY:
         return MemoryError("no memory left for a histogram of the summary")
+    if err == ERR_SHAPE:
+        return ConfigurationError("the tally was set up for another game meanwhile")
     return InvalidStateError(f"a figure's values span more than {BINS_LIMIT:,} integers: "
                              "too wide for an exact histogram")
 
