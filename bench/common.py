@@ -680,7 +680,7 @@ class GameBenchmarks:
         same = engine_rollouts(case, 1, count=True) == ref_actions == engine_python_loop(case, 1)
         assert same, (
             f"engine and reference played different games: run "
-            f"tests/test_differential_{case.game}.py")
+            f"tests/test_differential.py -k {case.game}")
         m = alternate({
             "reference": lambda: reference_games(case),
             "engine rollout": lambda: engine_rollouts(case, case.engine_repeats),

@@ -4,12 +4,14 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
+from boardcore.errors import ConfigurationError
+
 cdef int MAX_COUNT = 1_000_000
 
 
 cdef int _count(int count) except -1:
     if not 0 <= count <= MAX_COUNT:
-        raise ValueError(f"count must be in 0..{MAX_COUNT}, not {count}")
+        raise ConfigurationError(f"count must be in 0..{MAX_COUNT}, not {count}")
     return count
 
 
@@ -23,7 +25,7 @@ def stream(uint64_t seed, int count):
 def bounded(uint64_t seed, uint32_t n, int count):
     """Return ``count`` draws of ``bounded(n)`` (uniform in ``[0, n)``)."""
     if n == 0:
-        raise ValueError("n must be at least 1")
+        raise ConfigurationError("n must be at least 1")
     cdef rng_t r
     rng_seed(&r, seed)
     return [rng_bounded(&r, n) for _ in range(_count(count))]
@@ -32,7 +34,7 @@ def bounded(uint64_t seed, uint32_t n, int count):
 def shuffled(uint64_t seed, int n):
     """Return ``list(range(n))`` shuffled (Fisher-Yates from the end), ``n <= 256``."""
     if not 0 <= n <= 256:
-        raise ValueError("n must be in 0..256")
+        raise ConfigurationError("n must be in 0..256")
     cdef uint8_t a[256]
     cdef int i
     cdef rng_t r

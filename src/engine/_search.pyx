@@ -63,6 +63,7 @@ cdef inline void _rewards(const kernel_t *k, const void *s, double *r) noexcept 
         r[p] = (1.0 / count) if w[p] and count else 0.0
 
 
+@cython.binding(False)
 cdef class Tree:
     """The node pool of one searcher, kept between moves (reused, never shrunk)."""
 

@@ -29,6 +29,8 @@ from boardcore._engine._state cimport EngineConfig
 
 import numpy as np
 
+from boardcore.errors import ConfigurationError
+
 #: The stream of ``derive_seed`` that seeds game ``i``'s episodes and its opponents.
 cdef uint64_t RESET_STREAM = 4
 cdef uint64_t OPPONENT_STREAM = 5
@@ -59,6 +61,7 @@ cdef extern from *:
     bint bc_among16(const uint16_t *s, uint16_t a) noexcept nogil
 
 
+@cython.binding(False)
 cdef class Worker:
     """One thread's scratch memory: two positions, a search tree, visit counters."""
 
@@ -70,7 +73,7 @@ cdef class Worker:
 
     def __cinit__(self, Py_ssize_t state_size, Py_ssize_t nodes):
         if not 0 < state_size <= 1 << 20 or not 0 <= nodes <= 1 << 22:
-            raise ValueError("worker sizes out of range")
+            raise ConfigurationError("worker sizes out of range")
         self.scratch = malloc(2 * state_size)
         self.nodes = <node_t *>malloc(max(nodes, 1) * sizeof(node_t))
         self.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
@@ -98,6 +101,7 @@ cdef class Worker:
 
 
 @cython.final
+@cython.binding(False)
 cdef class Batch:
     """``n`` games of one configuration, stepped together (see ``boardcore.VectorEnv``)."""
 
@@ -140,13 +144,14 @@ cdef class Batch:
         self.blob = config.blob
         self.cfg = <const char *>self.blob
         if not 1 <= n <= 1 << 20:
-            raise ValueError(f"num_envs must be in 1..1048576, not {n}")
+            raise ConfigurationError(f"num_envs must be in 1..1048576, not {n}")
         if config.observation_size == 0:
             raise NotImplementedError(f"{self.k.name.decode()} has no observations yet")
         if not -1 <= learner < config.num_players:
-            raise ValueError(f"the learner's seat must be a seat of the game, not {learner}")
+            raise ConfigurationError(
+                f"the learner's seat must be a seat of the game, not {learner}")
         if not 0 <= kind < 4 or not 0 <= budget <= 100_000 or not 0 <= exploration <= 100:
-            raise ValueError("opponent settings out of range")
+            raise ConfigurationError("opponent settings out of range")
         if kind != AGENT_RANDOM and self.k.determinize == NULL:
             raise NotImplementedError(f"{self.k.name.decode()} has no determinization yet")
         self.n = n
@@ -200,7 +205,7 @@ cdef class Batch:
                 or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n or current.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
+            raise ConfigurationError("the arrays do not fit this batch")
         cdef bint again
         with cython.critical_section(self):
             again = self.bound
@@ -236,7 +241,7 @@ cdef class Batch:
         if problem == 1:
             raise RuntimeError("bind() the arrays first")
         if problem == 2:
-            raise ValueError(f"games {start}..{stop} are not games of this batch")
+            raise ConfigurationError(f"games {start}..{stop} are not games of this batch")
         if problem == 3:
             raise RuntimeError("call reset() first: the games have not begun")
         if problem == 4:
@@ -353,7 +358,7 @@ cdef class Batch:
         A game that ended in the last step resets in the next: its action is ignored.
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, False, True)
         try:
             return self._first_illegal(&actions[0])
@@ -373,7 +378,7 @@ cdef class Batch:
         nothing moved), else -1."""
         cdef Py_ssize_t bad = -1
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, True, True)
         try:
             worker._take()
@@ -396,7 +401,7 @@ cdef class Batch:
         An action that is not legal is skipped (``check`` refuses it first).
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(start, stop, True, True)
         try:
             worker._take()
@@ -499,7 +504,7 @@ cdef class Batch:
         cdef Py_ssize_t i
         cdef int a
         if out.shape[0] != self.n:
-            raise ValueError(f"out must hold {self.n} actions")
+            raise ConfigurationError(f"out must hold {self.n} actions")
         self._claim(0, self.n, False, True)
         try:
             rng_seed(&rng, seed)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._words import describe_end, describe_stat
+from boardcore._words import describe
 from boardcore.errors import ConfigurationError
 from boardcore.values import options_to_json
 
@@ -434,7 +434,7 @@ def summarize(result: SimulationResult | SimulationSummary) -> Summary:
             raise ConfigurationError(f"end codes outside 0..{len(game.end_reasons) - 1}")
         codes += [0] * (len(game.end_reasons) - len(codes))
         ends = [
-            EndSummary(label=label, meaning=describe_end(game.name, label),
+            EndSummary(label=label, meaning=describe(game, label),
                        games=codes[k], share=codes[k] / n)
             for k, label in enumerate(game.end_reasons)
         ]
@@ -456,7 +456,7 @@ def summarize(result: SimulationResult | SimulationSummary) -> Summary:
         extra_winners=sum((k - 1) * g for k, g in enumerate(by_winners) if k > 1),
         ends=tuple(ends),
         stats={k: spread(v) for k, v in others.items()},
-        stat_meanings={k: describe_stat(game.name, k) for k in others},
+        stat_meanings={k: describe(game, k) for k in others},
         lengths=spread(counts.lengths),
         seconds=counts.seconds,
         partial=counts.partial,

@@ -31,6 +31,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,import-not-found,un
 
 from boardcore._engine._state import derive_seed
 from boardcore.envs._common import final_rewards, observation_space
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_seed, quote
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: AnyGame, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {quote(render_mode)}")
+            raise ConfigurationError(
+                f"render_mode must be None or 'ansi', not {quote(render_mode)}")
         self.game = game
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"{game.name}_v1"}

@@ -35,6 +35,7 @@ from gymnasium import spaces
 from boardcore._engine._state import derive_seed
 from boardcore.agents import Agent, agent_from_string
 from boardcore.envs._common import final_rewards, observation_space, resolve_game
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, quote
 
 if TYPE_CHECKING:
@@ -92,11 +93,12 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         self.game: AnyGame = resolve_game(game, players, options)
         self.seat = check_int(seat, "seat")
         if not 0 <= self.seat < self.game.num_players:
-            raise ValueError(f"seat must be a seat of the game, not {quote(seat)}")
+            raise ConfigurationError(f"seat must be a seat of the game, not {quote(seat)}")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {quote(render_mode)}")
+            raise ConfigurationError(
+                f"render_mode must be None or 'ansi', not {quote(render_mode)}")
         if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', not "
+            raise ConfigurationError(f"illegal_action must be 'lose' or 'raise', not "
                              f"{quote(illegal_action)}")
         self.illegal_action = illegal_action
         if isinstance(opponents, str):
