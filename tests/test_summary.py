@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import boardcore
-from boardcore._engine._state import EngineConfig
 from boardcore._engine._summary import MAX_BINS, MAX_STATS, Tally, _restore
 from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.simulate import SimulationInterrupted, SimulationSummary
@@ -227,8 +226,6 @@ def test_bad_arguments_are_refused() -> None:
             t.play(game._engine, seed, start, stop)
     with pytest.raises(TypeError):
         t.play(None, 1, 0, 1)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="never set up"):
-        t.play(EngineConfig.__new__(EngineConfig), 1, 0, 1)
     with pytest.raises(ConfigurationError, match="2 seats and 1 statistics, not 4 and 2"):
         t.play(boardcore.make("fool", players=4)._engine, 1, 0, 1)
     with pytest.raises(ConfigurationError, match="different shapes"):

@@ -262,7 +262,11 @@ cdef object _failure(int err):
                              "too wide for an exact histogram")
 
 
+# Binding off: its methods are method descriptors, which check ``self``'s class (a
+# method called through the class with another object raises TypeError, never crashes).
 @cython.final
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 @cython.no_gc          # holds no Python object
 cdef class Tally:
     """The exact counts of a batch of random games: what ``simulate(keep="summary")``
@@ -272,10 +276,10 @@ cdef class Tally:
     ``n_stats`` statistics; ``play`` adds games of ``simulate``'s batch, ``merge`` another
     tally's counts, ``counts`` reads them all at once.
 
-    >>> import boardcore
-    >>> game = boardcore.make("just4fun", players=2)
+    >>> from boardcore._engine import just4fun
+    >>> config = just4fun.config(2, 0, False, None)   # what Just4Fun(players=2) plays
     >>> t = Tally(2, 1)
-    >>> t.play(game._engine, 1, 0, 3)
+    >>> t.play(config, 1, 0, 3)
     >>> games, wins, shared, by_winners, figures = t.counts()
     >>> games, wins, shared, by_winners, figures[0]
     (3, (0, 3), (0, 0), (0, 3, 0), (40, array([3])))
@@ -381,7 +385,7 @@ cdef class Tally:
         cdef uint64_t z = _number(stop, "stop", a, UINT64_MAX)
         self._check()
         if k == NULL or config.blob is None:
-            raise TypeError("config was never set up; it comes from a game (game._engine)")
+            raise TypeError("config was never set up; it comes from an engine's config()")
         cfg = <const char *>config.blob
         if config.num_players != self.t.players or k.n_stats != self.t.n_stats:
             raise ConfigurationError(
