@@ -8,8 +8,8 @@ from boardcore._engine._state import EngineConfig
 MAX_STATS: int
 MAX_BINS: int
 
-# (low, counts): counts[i] games had the value low + i.
-Figure = tuple[int, npt.NDArray[np.int64]]
+# (low, counts): counts[i] games had the value low + i (private: stubs only).
+_Figure = tuple[int, npt.NDArray[np.int64]]
 
 @final
 class Tally:
@@ -24,7 +24,7 @@ class Tally:
     def games(self) -> int: ...
     def counts(
         self,
-    ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[Figure, ...]]: ...
+    ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[_Figure, ...]]: ...
     def play(self, config: EngineConfig, seed: int, start: int, stop: int) -> None: ...
     def merge(self, other: Tally) -> None: ...
     def __reduce__(self) -> tuple[Any, ...]: ...

@@ -62,7 +62,7 @@ def _bins(lo: int, hi: int) -> tuple[int, npt.NDArray[np.float64]]:
 def _counts(h: Histogram, lo: int, width: int, bins: int) -> npt.NDArray[np.float64]:
     """``h``'s counts gathered into ``bins`` bins of ``width`` values from ``lo``."""
     where = (np.arange(h.low, h.max + 1) - lo) // width
-    return np.bincount(where, weights=h.counts, minlength=bins)[:bins]
+    return np.bincount(where, weights=h.counts, minlength=bins)[:bins].astype(np.float64)
 
 
 def figure(result: SimulationResult | SimulationSummary,
