@@ -12,8 +12,8 @@ tasks really cross nodes: a head (``--head --num-cpus=1``) and a second node
 other users), so everything is private to one cluster:
 
 - every port a node opens (GCS, node manager, object manager, the dashboard agent's two,
-  the runtime-env agent, metrics) is one the system just handed out as free; workers
-  take free ports of their own;
+  the runtime-env agent, metrics, the head's minimal dashboard) is one the system just
+  handed out as free; workers take free ports of their own;
 - a temporary directory of its own (short: Ray's Unix socket paths must fit in 107
   bytes), also as ``RAY_TMPDIR``, so that no ``/tmp/ray/ray_current_cluster`` file points
   another ``ray.init()`` on this machine at this cluster;
@@ -90,11 +90,14 @@ class TwoNodeCluster:
         base = {**os.environ, "RAY_TMPDIR": self.dir, "RAY_AUTH_MODE": "token",
                 "RAY_AUTH_TOKEN": token, "RAY_USAGE_STATS_ENABLED": "0"}
         base.pop("RAY_ADDRESS", None)
-        ports = _free_ports(13)
+        ports = _free_ports(14)
         host = socket.gethostbyname(socket.gethostname())
         try:
+            # The head still runs a minimal dashboard process (usage stats): its port too.
             self._start("head", base, ["--head", f"--port={ports[0]}",
-                                       "--include-dashboard=false", *_node_ports(ports[1:7])])
+                                       "--include-dashboard=false",
+                                       f"--dashboard-port={ports[13]}",
+                                       *_node_ports(ports[1:7])])
             self.address = f"{host}:{ports[0]}"
             self._start("node", base, [f"--address={self.address}", *_node_ports(ports[7:13])])
         except BaseException:
@@ -171,7 +174,17 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _terminated)   # a killed make still stops the cluster
     with TwoNodeCluster() as cluster:
         print(f"ray_cluster: two nodes at {cluster.address}", file=sys.stderr, flush=True)
-        return subprocess.run(command, env={**os.environ, **cluster.env}).returncode
+        proc = subprocess.Popen(command, env={**os.environ, **cluster.env})
+        try:
+            return proc.wait()
+        finally:
+            if proc.poll() is None:       # stopped ourselves: the command stops first
+                proc.terminate()
+                try:
+                    proc.wait(timeout=STOP_SECONDS)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
 
 
 if __name__ == "__main__":
