@@ -11,8 +11,7 @@ Tasks are spread over the nodes (Ray's ``SPREAD`` strategy: every task is CPU-bo
 as long as the next, so each node should get its share from the start rather than the
 driver's node first).  The driver keeps only a window of tasks in flight
 (``TASKS_PER_CPU`` per CPU) and submits the next part as one finishes, so neither its
-memory nor Ray's grows with the
-number of games.
+memory nor Ray's grows with the number of games.
 
 Ray is an optional extra (``pip install 'boardcore[ray]'``), imported only here and only
 when a caller asks for ``backend="ray"``.  ``connect`` joins the cluster at ``address``
