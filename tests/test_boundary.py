@@ -204,8 +204,9 @@ for name in boardcore.GAMES:
     game = boardcore.make(name, players=type(boardcore.make(name, players=4)).min_players)
     objects += [game._engine, game.new_state(seed=1)]
 from boardcore._engine import _search, _vector
-objects += [_search.Tree(), _vector.Worker(4096, 16)]
-objects.append(_vector.Batch(objects[5], 2, 1, 0, 0, 0, 1.0))
+searcher = _search.Searcher("greedy", None, None, 0, 1)
+objects += [_search.Work(), searcher]
+objects.append(_vector.Batch(objects[5], 2, 1, 0, searcher))
 arguments = [(), (None,), (0,), (-1, -1), ("x", "y", "z"), (2**70,), (np.zeros(3),),
              (objects[6],), (objects[7], 0, {}), (None,) * 8]
 calls = 0

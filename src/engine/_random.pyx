@@ -1,10 +1,35 @@
-# The shared generator of _rng.pxd, exposed for the golden-stream tests: the same
-# seeds must give these streams on every platform.
+# The shared generator of _rng.pxd, exposed to Python: ``derive_seed`` and the table of
+# its streams for the Python callers, the raw streams for the golden-stream tests (the
+# same seeds must give these streams on every platform).
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+cimport _rng
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore.errors import ConfigurationError
+
+#: The streams of ``derive_seed`` by name (``_rng.pxd`` says what each seeds).
+STREAM_GAME = _rng.STREAM_GAME
+STREAM_PLAYER = _rng.STREAM_PLAYER
+STREAM_DECISION = _rng.STREAM_DECISION
+STREAM_EPISODE = _rng.STREAM_EPISODE
+STREAM_OPPONENTS = _rng.STREAM_OPPONENTS
+STREAM_ARENA_SEAT = _rng.STREAM_ARENA_SEAT
+STREAM_PLAY_SEAT = _rng.STREAM_PLAY_SEAT
+STREAM_RESAMPLE = _rng.STREAM_RESAMPLE
+
+
+def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
+    """Return item ``index`` of stream ``stream`` of ``seed``: an independent 64-bit seed.
+
+    The streams are named ``STREAM_*`` (game ``g`` of a batch is dealt from
+    ``derive_seed(seed, STREAM_GAME, g)``).
+
+    >>> derive_seed(1, STREAM_GAME, 0) != derive_seed(1, STREAM_PLAYER, 0)
+    True
+    """
+    return _rng.derive_seed(seed, stream, index)
+
 
 cdef int MAX_COUNT = 1_000_000
 

@@ -7,7 +7,6 @@ from typing_extensions import Self, disjoint_base
 from boardcore.protocol import Game
 from boardcore.values import Document, Outcome, Snapshot
 
-def derive_seed(seed: int, stream: int, index: int) -> int: ...
 @final
 class EngineConfig:
     """One checked configuration of one game, as the engine plays it."""

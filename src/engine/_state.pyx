@@ -30,8 +30,7 @@ from libc.string cimport memcpy
 from _common cimport action_index, legal_mask, rollout_seed, seat_index
 from _history cimport hist_copy, hist_free, hist_list, hist_push, hist_t
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport derive_seed as _derive_seed
-from _rng cimport rng_seed, rng_t
+from _rng cimport STREAM_GAME, STREAM_PLAYER, derive_seed, rng_seed, rng_t
 
 from copy import deepcopy
 
@@ -171,15 +170,6 @@ cdef PyObject **ACTION_ITEMS = boardcore_tuple_items(ACTION_INTS)
 cdef int SHOWN = 12
 
 
-def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
-    """Return the seed of game ``index`` of a batch (stream 0 chance, 1 the player).
-
-    >>> derive_seed(1, 0, 0) != derive_seed(1, 1, 0)
-    True
-    """
-    return _derive_seed(seed, stream, index)
-
-
 # Methods of the compiled classes are method descriptors (binding off), which check
 # the class of ``self``: ``EngineState.explain(None, 0)`` is a TypeError, never a read of
 # a NULL position.  Their clinic signatures keep inspect.signature working.
@@ -260,10 +250,10 @@ cdef class EngineConfig:
                        Py_ssize_t offset=0):
         """Play games ``start..stop-1`` of ``simulate``'s batch ``seed`` into the arrays.
 
-        Game ``g`` is ``new_state(derive_seed(seed, 0, g))`` played out by the random
-        player seeded ``derive_seed(seed, 1, g)``; row ``g - offset`` of each array gets
-        its scores, winners, length and the game's statistics (``offset`` lets a part of
-        a batch, played elsewhere, fill arrays of its own size).
+        Game ``g`` is ``new_state(derive_seed(seed, STREAM_GAME, g))`` played out by the
+        random player seeded ``derive_seed(seed, STREAM_PLAYER, g)``; row ``g - offset``
+        of each array gets its scores, winners, length and the game's statistics
+        (``offset`` lets a part of a batch, played elsewhere, fill arrays of its own size).
         """
         cdef const kernel_t *k = self.k
         cdef const void *cfg = <const char *>self.blob
@@ -286,8 +276,8 @@ cdef class EngineConfig:
             raise MemoryError()
         with nogil:
             for g in range(start, stop):
-                k.init(s, cfg, _derive_seed(seed, 0, <uint64_t>g))
-                rng_seed(&player, _derive_seed(seed, 1, <uint64_t>g))
+                k.init(s, cfg, derive_seed(seed, STREAM_GAME, <uint64_t>g))
+                rng_seed(&player, derive_seed(seed, STREAM_PLAYER, <uint64_t>g))
                 lengths[g - offset] = k.play_out(s, &player, NULL)
                 k.scores(s, sc)
                 k.winners(s, w)

@@ -28,7 +28,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from _kernel cimport MAX_PLAYERS, kernel_t
-from _rng cimport derive_seed, rng_seed, rng_t
+from _rng cimport STREAM_GAME, STREAM_PLAYER, derive_seed, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineConfig
 
@@ -216,8 +216,8 @@ cdef int tally_play(tally_t *t, const kernel_t *k, const void *cfg, void *s, uin
     cdef int err
     cdef bins_t *fig = t.figures
     for g in range(start, stop):
-        k.init(s, cfg, derive_seed(seed, 0, g))
-        rng_seed(&player, derive_seed(seed, 1, g))
+        k.init(s, cfg, derive_seed(seed, STREAM_GAME, g))
+        rng_seed(&player, derive_seed(seed, STREAM_PLAYER, g))
         length = k.play_out(s, &player, NULL)
         k.scores(s, sc)
         k.winners(s, w)
@@ -371,9 +371,10 @@ cdef class Tally:
     def play(self, EngineConfig config not None, seed, start, stop):
         """Add games ``start..stop-1`` of ``simulate``'s batch ``seed`` of ``config``.
 
-        Game ``g`` is ``new_state(derive_seed(seed, 0, g))`` played out by the random
-        player seeded ``derive_seed(seed, 1, g)``, as in ``simulate``.  Played without
-        the GIL into private memory, then added in one step: a failed call adds nothing.
+        Game ``g`` is ``new_state(derive_seed(seed, STREAM_GAME, g))`` played out by the
+        random player seeded ``derive_seed(seed, STREAM_PLAYER, g)``, as in ``simulate``.
+        Played without the GIL into private memory, then added in one step: a failed call
+        adds nothing.
         """
         cdef tally_t local
         cdef const kernel_t *k = config.k

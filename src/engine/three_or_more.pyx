@@ -39,7 +39,7 @@ from libc.string cimport memcpy, memset
 
 from _history cimport hist_t
 from _kernel cimport kernel_t, play_out
-from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport STREAM_GAME, derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
@@ -709,8 +709,8 @@ cdef class ThreeOrMoreState(EngineState):
 cdef class _ScoreBench:
     """Prepared positions for timing the scoring kernel alone (``bench/``).
 
-    Each position is a table with one card just laid: game ``derive_seed(seed, 0, i)``
-    of ``game`` played at random to a random length.  ``run(reps)`` scores every card
+    Each position: one card just laid, in game ``derive_seed(seed, STREAM_GAME, i)`` of
+    ``game`` played at random to a random length.  ``run(reps)`` scores every card
     ``reps`` times in a compiled loop and returns the total points (a checksum).
     """
 
@@ -729,7 +729,7 @@ cdef class _ScoreBench:
             raise MemoryError()
         rng_seed(&player, seed)
         for i in range(positions):
-            start = game.new_state(seed=derive_seed(seed, 0, <uint64_t>i))
+            start = game.new_state(seed=derive_seed(seed, STREAM_GAME, <uint64_t>i))
             if not isinstance(start, ThreeOrMoreState):
                 raise TypeError(f"game must be a 3 Or More game, not {quote(game)}")
             (<ThreeOrMoreState>start)._check()
