@@ -25,6 +25,7 @@ import pytest
 
 import boardcore
 from boardcore import _ray, cli
+from boardcore.simulate import SimulationInterrupted
 from boardcore.stats import summarize
 from tests.conftest import player_counts
 from tests.ray_cluster import TwoNodeCluster
@@ -204,6 +205,23 @@ def test_both_nodes_play_a_batch(cluster: Any) -> None:
     assert sum(_ray.tasks_by_node.values()) == 8 and min(_ray.tasks_by_node.values()) >= 2
     here = boardcore.simulate(game, games, seed=9, workers=2, keep="summary")
     assert there == here and there.games == games
+
+
+def test_an_interrupt_on_ray_gives_the_summary_of_the_tasks_done(cluster: Any) -> None:
+    game = boardcore.make("fool", players=4)
+    seen: list[int] = []
+
+    def stop(done: int) -> None:
+        seen.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(SimulationInterrupted) as caught:
+        boardcore.simulate(game, 10**9, seed=8, backend="ray", keep="summary", on_chunk=stop)
+    partial = caught.value.summary
+    assert partial.partial and partial.games == seen[0] > 0 and partial.requested == 10**9
+    # The pending tasks were cancelled: the cluster is free for the next batch at once.
+    after = boardcore.simulate(game, 5000, seed=8, backend="ray", keep="summary")
+    assert after == boardcore.simulate(game, 5000, seed=8, keep="summary")
 
 
 def test_workers_larger_than_any_node_are_refused(cluster: Any) -> None:
