@@ -80,6 +80,15 @@ test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcor
 wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
 	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)
 
+# The wheel workflow's test step as cibuildwheel runs it: the wheel in dist/ (make
+# test-env builds it) in a fresh venv with exactly [tool.cibuildwheel] test-requires, then
+# exactly test-command, both read from pyproject.toml (.ci/wheel_step.py).
+.PHONY: test-wheel-step
+WHEEL_STEP_VENV ?= .venv-wheel-step
+test-wheel-step:  ## the workflow's wheel test: only test-requires, test-command from a temp dir
+	ls dist/boardcore-*.whl >/dev/null 2>&1 || $(MAKE) test-env
+	$(PYTHON) .ci/wheel_step.py "$$(ls dist/boardcore-*.whl)" $(WHEEL_STEP_VENV)
+
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
 	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard "gymnasium>=1.2.2,<1.5" \
 		"pettingzoo>=1.25,<1.28" pygame "pgx>=2.4" "jax[cpu]>=0.4.30"

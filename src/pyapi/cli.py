@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -334,15 +335,38 @@ def _writable(path: str, what: str) -> None:
         raise _UsageError(f"{what} {_quote(path)}: no directory {_quote(str(target.parent))}")
 
 
+def _physical_memory() -> int | None:
+    """This machine's physical memory in bytes (None: it cannot be read here).
+
+    POSIX systems tell through ``sysconf``; Windows has no ``SC_PHYS_PAGES`` and tells
+    through ``GlobalMemoryStatusEx``.
+    """
+    if sys.platform == "win32":
+        import ctypes
+
+        class _Status(ctypes.Structure):    # MEMORYSTATUSEX
+            _fields_ = [("length", ctypes.c_uint32), ("load", ctypes.c_uint32),
+                        *((name, ctypes.c_uint64) for name in (
+                            "total_phys", "avail_phys", "total_page_file", "avail_page_file",
+                            "total_virtual", "avail_virtual", "avail_extended_virtual"))]
+
+        status = _Status(length=ctypes.sizeof(_Status))
+        if ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
+            return int(status.total_phys)
+        return None
+    try:
+        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return have if have > 0 else None
+
+
 def _check_memory(game_players: int, stat_count: int, games: int) -> None:
     """Refuse a batch whose results would not fit in this machine's memory."""
     per_game = 10 * game_players + 32 + 16 * max(1, stat_count)
     needed = per_game * games
-    try:
-        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return
-    if have > 0 and needed > have:
+    have = _physical_memory()
+    if have is not None and needed > have:
         raise MemoryError(f"about {needed / 1e9:,.1f} GB for the results, "
                           f"more than this machine's {have / 1e9:,.1f} GB")
 
@@ -481,6 +505,17 @@ class _Interrupt:
             raise KeyboardInterrupt
 
 
+def _plain_newlines() -> None:
+    """End lines with LF alone on stdout and stderr, as in the files the command writes.
+
+    A text stream in Windows' text mode turns each LF into CR LF: piped or redirected
+    output would differ from ``--output FILE`` and from every other platform.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):   # else an in-process caller's: left be
+            stream.reconfigure(newline="\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
@@ -488,6 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``EXIT_OK``, ``EXIT_BUG``, ``EXIT_USAGE`` or ``EXIT_INTERRUPTED``).
     """
     _Interrupt.seen = False
+    _plain_newlines()
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)      # signal handlers belong to the main thread
     previous = signal.signal(signal.SIGINT, _Interrupt.handle)
