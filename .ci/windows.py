@@ -60,8 +60,8 @@ CC = "x86_64-w64-mingw32-gcc"
 APT_PACKAGES = ["wine", "wine64", "gcc-mingw-w64-x86-64", "mingw-w64-tools"]
 # Where Debian 13's source packages are listed (python3.13 is not in Debian 12).
 SOURCES = "deb-src http://deb.debian.org/debian trixie main\n"
-# Seconds: each of pip's runs; each half of the suite (about N minutes under Wine on an
-# idle machine; WINDOWS_TEST_LIMIT=SECONDS on a busy one).
+# Seconds: each of pip's runs; each half of the suite (WINDOWS_TEST_LIMIT=SECONDS gives a
+# heavily loaded machine more).
 INSTALL_LIMIT = 600
 TEST_LIMIT = int(os.environ.get("WINDOWS_TEST_LIMIT", "2400"))
 
@@ -291,9 +291,10 @@ def main(linux_wheel: Path, pytest_args: list[str]) -> int:
     wheel = windows_wheel(linux_wheel, modules)
     say(f"built {wheel.relative_to(ROOT)}")
     wine(["-c", "import sys; print(sys.version)"], "version")
-    wine(["-m", "pip", "install", "-q", "--no-deps", "--no-warn-script-location", "--require-hashes", "--find-links",
-          str(where), "-r", str(ROOT / ".ci" / "windows-requirements.txt")], "pip-pinned")
-    wine(["-m", "pip", "install", "-q", "--no-deps", "--no-warn-script-location", str(wheel)], "pip-boardcore")
+    pip = ["-m", "pip", "install", "-q", "--no-deps", "--no-warn-script-location"]
+    wine([*pip, "--require-hashes", "--find-links", str(where),
+          "-r", str(ROOT / ".ci" / "windows-requirements.txt")], "pip-pinned")
+    wine([*pip, str(wheel)], "pip-boardcore")
     wine(["-m", "pip", "check"], "pip-check")
     # The whole suite in two processes at once, one per core: the slow tests (long
     # differential runs, in the background) and all the others (shown as they run).
