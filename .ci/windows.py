@@ -114,8 +114,10 @@ def python(downloads: Path) -> None:
                     target = PYTHON / name.removeprefix("cp313/")
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(z.read(name))
-    # The embeddable Python runs no site.py and has no site-packages: turn both on.
-    (PYTHON / f"{DLL}._pth").write_text(f"{DLL}.zip\n.\nLib\\site-packages\nimport site\n")
+    # Its ._pth file fixes sys.path (no site-packages, no current directory, no
+    # PYTHONPATH): without it, this Python finds its library and Lib\site-packages as
+    # an installed one does, and runs site.py.
+    (PYTHON / f"{DLL}._pth").unlink()
     (PYTHON / "_wmi.pyd").rename(PYTHON / "_wmi.pyd.off")
     # pip itself: its wheel unpacked into site-packages is an installed pip.
     with zipfile.ZipFile(next(downloads.glob("pip-*.whl"))) as z:
