@@ -22,8 +22,8 @@ import boardcore
 from boardcore.agents import ISMCTSAgent
 
 PLAYERS = {"just4fun": 2, "three_or_more": 2, "fool": 4, "rummikub_junior": 3}
-GAMES = {"just4fun": 40_000, "three_or_more": 20_000, "fool": 10_000, "rummikub_junior": 40_000}
-ITERATIONS = 20_000
+GAMES = {"just4fun": 200_000, "three_or_more": 100_000, "fool": 50_000, "rummikub_junior": 200_000}
+ITERATIONS = 100_000
 
 
 def best(work: Callable[[], object], runs: int = 3) -> float:
