@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import boardcore
@@ -89,6 +90,66 @@ def test_files_and_pipes_get_no_carriage_return(extra: list[str], tmp_path: Path
     assert err.read_bytes() == b""  # the bar is for terminals only
     piped = subprocess.run([*SIMULATE, "--games", "3000", *extra], capture_output=True)
     assert b"\r" not in piped.stdout and piped.stderr == b""
+
+
+# The command as Windows runs it: stdout and stderr in text mode, where each "\n" written
+# becomes "\r\n" (io.TextIOWrapper's newline=None on Windows), on any platform.
+WINDOWS_TEXT_MODE = (
+    "import io, sys\n"
+    "for name in ('stdout', 'stderr'):\n"
+    "    setattr(sys, name, io.TextIOWrapper(getattr(sys, name).buffer, newline='\\r\\n'))\n"
+    "from boardcore.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.parametrize("args", [["simulate", "fool", "--players", "4", "--games", "300",
+                                   "--seed", "1", *extra] for extra in ([], ["--csv"])]
+                         + [["rules", "fool"], ["simulate", "fool", "--players", "9"]],
+                         ids=["text", "csv", "rules", "error"])
+def test_windows_text_mode_writes_plain_newlines(args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", WINDOWS_TEXT_MODE, *args], capture_output=True)
+    assert done.stdout.count(b"\n") + done.stderr.count(b"\n") > 0
+    assert b"\r" not in done.stdout and b"\r" not in done.stderr
+
+
+def test_this_machines_memory_is_known() -> None:
+    # The check that refuses rows larger than memory needs it: on Windows too.
+    have = sys.modules["boardcore.simulate"]._physical_memory()
+    assert have is not None and have >= 2**26, have
+
+
+def test_rows_larger_than_memory_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from boardcore import cli
+
+    module = sys.modules["boardcore.simulate"]
+    played: list[int] = []
+
+    def play(*args: object) -> None:
+        played.append(1)
+        raise KeyboardInterrupt     # stands for playing them: nothing is played here
+
+    monkeypatch.setattr(module, "_run_parts", play)
+    monkeypatch.setattr(module, "_physical_memory", lambda: 10**9)    # a 1 GB machine
+    command = ["simulate", "just4fun", "--players", "4", "--games", "1e8", "--csv"]  # 6.4 GB
+    assert cli.main(command) == cli.EXIT_USAGE and played == []
+    err = capsys.readouterr().err
+    assert "needs about 6.4 GB of memory, more than this machine's 1.0 GB" in err, err
+    monkeypatch.setattr(module, "_physical_memory", lambda: None)     # unknown: not refused
+    monkeypatch.setattr(module, "_rows", lambda game, n: (np.zeros((1, 4), np.int64),) * 4)
+    assert cli.main(command) == cli.EXIT_INTERRUPTED and played == [1]
+    # Without --csv only the counts are kept: no row limit at all.
+    monkeypatch.setattr(module, "_physical_memory", lambda: 10**9)
+    assert cli.main(command[:-1]) == cli.EXIT_INTERRUPTED and played == [1, 1]
+
+
+def test_a_trillion_rows_are_refused_by_the_process() -> None:
+    done = subprocess.run([*SIMULATE, "--games", "1e12", "--csv"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "of memory, more than this machine's" in done.stderr
+    assert "keep='summary' gives the exact summary in constant memory" in done.stderr
 
 
 def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:

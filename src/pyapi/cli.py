@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -489,6 +490,17 @@ class _Interrupt:
             raise KeyboardInterrupt
 
 
+def _plain_newlines() -> None:
+    """End lines with LF alone on stdout and stderr, as in the files the command writes.
+
+    A text stream in Windows' text mode turns each LF into CR LF: piped or redirected
+    output would differ from ``--output FILE`` and from every other platform.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):   # else an in-process caller's: left be
+            stream.reconfigure(newline="\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
@@ -496,6 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``EXIT_OK``, ``EXIT_BUG``, ``EXIT_USAGE`` or ``EXIT_INTERRUPTED``).
     """
     _Interrupt.seen = False
+    _plain_newlines()
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)      # signal handlers belong to the main thread
     previous = signal.signal(signal.SIGINT, _Interrupt.handle)

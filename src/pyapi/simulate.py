@@ -252,9 +252,27 @@ def row_bytes(game: Game[Any]) -> int:
 
 
 def _physical_memory() -> int | None:
+    """This machine's physical memory in bytes (None: it cannot be read here).
+
+    POSIX systems tell through ``sysconf``; Windows has no ``SC_PHYS_PAGES`` and tells
+    through ``GlobalMemoryStatusEx``.
+    """
+    if sys.platform == "win32":
+        import ctypes
+
+        class _Status(ctypes.Structure):    # MEMORYSTATUSEX
+            _fields_ = [("length", ctypes.c_uint32), ("load", ctypes.c_uint32),
+                        *((name, ctypes.c_uint64) for name in (
+                            "total_phys", "avail_phys", "total_page_file", "avail_page_file",
+                            "total_virtual", "avail_virtual", "avail_extended_virtual"))]
+
+        status = _Status(length=ctypes.sizeof(_Status))
+        if ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
+            return int(status.total_phys)
+        return None
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no figure
+    except (AttributeError, ValueError, OSError):
         return None
     return total if total > 0 else None
 
