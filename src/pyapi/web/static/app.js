@@ -202,6 +202,8 @@ function table(join) {
   function draw(s) {
     const fresh = !state || state.version !== s.version;
     state = s;
+    document.body.dataset.version = s.version;      // for programs driving the page
+    document.body.dataset.ply = s.ply;
     if (fresh) say("");
     const mine = s.seat !== null;
     $("#title").textContent = `${s.title}, ${s.players} players` +
