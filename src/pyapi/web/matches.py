@@ -434,7 +434,7 @@ class Hub:
         finally:
             match.hinting = False
         return {"type": "hint", "match": match.id, "version": version, "agent": self._hint,
-                "candidates": weighed[:HINT_SIZE]}
+                "candidates": weighed}
 
     def _current(self, match: Match, version: object) -> None:
         if type(version) is not int:
@@ -516,13 +516,12 @@ class Hub:
 
 
 def weigh(agent: Any, state: Any) -> list[dict[str, object]]:
-    """Return ``agent``'s candidate moves in ``state``, best first (in a worker thread).
+    """Return the hint: ``agent.policy(state)``'s likeliest moves, best first (a worker thread).
 
-    Each: the move in notation, its action, its ``weight`` (the agent's policy share),
-    and its ``visits`` where the agent counts them (IS-MCTS) or its mean result,
-    ``value``, where it measures one (flat Monte Carlo).
+    Each: the move in notation, its action and its ``weight``, the policy's probability.
+    Any agent answers ``policy`` (the ``Agent`` protocol), whatever its kind of search.
     """
-    return _weighed(state, *_weights(agent, state))[:CANDIDATES]
+    return _weighed(state, agent.policy(state), None)[:HINT_SIZE]
 
 
 def decide(agent: Any, state: Any) -> tuple[int, list[dict[str, object]]]:
