@@ -88,6 +88,15 @@ def sent_for(state: Any, seat: int | None) -> tuple[object, str]:
     return state.view(perspective).to_json(), picture
 
 
+def test_the_page_is_served_from_the_installed_package(client: TestClient) -> None:
+    # The page ships in the wheel: an sdist that drops a file of it breaks the page.
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name, kind in (("app.js", "javascript"), ("style.css", "text/css")):
+        served = client.get(f"/static/{name}")
+        assert served.status_code == 200 and kind in served.headers["content-type"]
+
+
 def test_the_lobby_lists_games_and_makes_matches(client: TestClient) -> None:
     games = client.get("/api/games").json()
     assert [g["game"] for g in games["games"]] == list(boardcore.GAMES)
