@@ -4,7 +4,7 @@ The rest of the kit lives with the values it serves: every view, explained move 
 outcome has a JSON form (``view.to_json()``, ``FoolView.from_json(data)``), a spectator
 sees ``state.view("spectator")``, ``boardcore.seat_record(state, seat)`` is what one
 seat may be given of a game, and ``state.can_undo()`` says whether the last action may
-be taken back without letting its player retract what it showed them.  ``docs/apps.md``
+be taken back without letting its player retract what it showed them.  ``docs/web.md``
 shows them together.
 
 >>> import boardcore
