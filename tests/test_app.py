@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 import random
+import re
 import threading
 import types
 from pathlib import Path
@@ -358,15 +359,16 @@ reveal_type(state.last_move.to_json() if state.last_move else None)
 state.view("spectators")
 """
     out = _mypy(tmp_path, {"consumer.py": consumer})
-    revealed = [line.split("Revealed type is ")[1] for line in out.splitlines()
-                if "Revealed type is" in line]
-    assert revealed[0].startswith('TypedDict(\'boardcore.fool.values.FoolViewJSON\'')
-    assert revealed[1:6] == ['"builtins.list[builtins.str]"', '"boardcore.fool.values.FoolView"',
-                             '"builtins.int | None"', '"builtins.bool"',
-                             '"builtins.list[TypedDict(\'boardcore.values.ViewJSON\', '
-                             '{\'player\': builtins.int | None, \'current_player\': '
-                             'builtins.int | None, \'is_over\': builtins.bool, \'scores\': '
-                             'builtins.list[builtins.int]})]"']
+    # mypy's spelling, made the same across versions: no 'builtins.', no quotes around
+    # a TypedDict's name (mypy 1 writes TypedDict('a.B', ...), mypy 2 TypedDict(a.B, ...)).
+    revealed = [re.sub(r"TypedDict\('([\w.]+)'", r"TypedDict(\1",
+                       line.split("Revealed type is ")[1].strip('"').replace("builtins.", ""))
+                for line in out.splitlines() if "Revealed type is" in line]
+    assert revealed[0].startswith("TypedDict(boardcore.fool.values.FoolViewJSON, {"), revealed
+    assert revealed[1:6] == ["list[str]", "boardcore.fool.values.FoolView", "int | None", "bool",
+                             "list[TypedDict(boardcore.values.ViewJSON, {'player': int | None, "
+                             "'current_player': int | None, 'is_over': bool, "
+                             "'scores': list[int]})]"], revealed
     assert "FoolMoveJSON" in revealed[6]
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert len(errors) == 1 and "spectators" in errors[0], out

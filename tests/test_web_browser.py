@@ -37,7 +37,8 @@ def _missing(what: str) -> None:
     pytest.skip(f"the browser tests need {what}", allow_module_level=True)
 
 
-for _module in ("selenium", "starlette", "uvicorn", "websockets"):
+# httpx2: tests.test_web, whose checks these tests share, skips without it.
+for _module in ("selenium", "starlette", "uvicorn", "websockets", "httpx2"):
     try:
         __import__(_module)
     except ImportError:

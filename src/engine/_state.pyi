@@ -5,6 +5,7 @@ import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 from boardcore.protocol import Game
+from boardcore.values import SPECTATOR as SPECTATOR
 from boardcore.values import Document, Outcome, Snapshot
 
 @final

@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from types import TracebackType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from boardcore.errors import ConfigurationError, IllegalActionError
 from boardcore.values import check_int, quote
@@ -127,7 +127,7 @@ class Advisor:
 
     def ask(self, question: Callable[[S], T], state: S) -> Future[T]:
         """Return a future of ``question(copy)``, ``copy`` a private copy of ``state``."""
-        return self._pool.submit(question, state.copy())
+        return self._pool.submit(question, cast("S", state.copy()))
 
     def act(self, agent: Agent, state: AnyState) -> Future[int]:
         """Return a future of ``agent.act(state)``: the action it plays."""

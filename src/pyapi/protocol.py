@@ -27,6 +27,7 @@ from typing import (
     Protocol,
     SupportsIndex,
     TypeVar,
+    cast,
 )
 
 import numpy as np
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
     from boardcore._engine._state import EngineConfig, EngineState
     from boardcore.pictures import Canvas
-    from boardcore.values import Move, Perspective, Snapshot, View
+    from boardcore.values import Move, MoveJSON, Perspective, Snapshot, View, ViewJSON
 
 __all__ = ["Game", "State"]
 
@@ -299,7 +300,7 @@ class Game(Generic[S]):
     # the game's package (``positions``, ``moves``, ``picture``), handed checked
     # arguments.
 
-    def view(self, snapshot: Snapshot, player: int | Literal["spectator"]) -> View[Any]:
+    def view(self, snapshot: Snapshot, player: int | Literal["spectator"]) -> View[ViewJSON]:
         """Return what seat ``player`` may see of ``snapshot`` (``state.view``).
 
         ``"spectator"``: public information only, a seat's view without its ``hand``
@@ -309,7 +310,10 @@ class Game(Generic[S]):
         position = self._snapshot(snapshot)
         if self._perspective(player, everything=False) == SPECTATOR:
             seen: View[Any] = self._positions.view(position, 0)
-            return dataclasses.replace(seen, player=None, hand=())
+            # Every game's view has a hand (the base class does not declare one).
+            spectator: View[ViewJSON] = dataclasses.replace(cast(Any, seen), player=None,
+                                                            hand=())
+            return spectator
         view: View[Any] = self._positions.view(position, self._seat(player))
         return view
 
@@ -337,7 +341,7 @@ class Game(Generic[S]):
         return action
 
     def explain(self, before: Snapshot, after: Snapshot, action: int, *,
-                played: bool) -> Move[Any]:
+                played: bool) -> Move[MoveJSON]:
         """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
 
         Only what the mover could know before it, unless ``played`` (``last_move``).

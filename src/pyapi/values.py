@@ -217,15 +217,16 @@ def _read(tp: Any, data: object, where: str) -> object:
         if type(data) is tp or (data is None and tp is type(None)):
             return data
     elif dataclasses.is_dataclass(tp) and type(data) is dict:
-        fields = _fields(cast(type, tp))
+        cls = cast(type, tp)            # is_dataclass narrows to instances too: a class here
+        fields = _fields(cls)
         if data.keys() != fields.keys():
             missing = [f for f in fields if f not in data]
             extra = [quote(k, 40) for k in data if k not in fields]
             raise InvalidStateError(
                 f"{where} has " + (f"no field {missing[0]!r}" if missing
                                    else f"an unknown field {extra[0]}")
-                + f"; the fields of {tp.__name__} are {', '.join(fields)}")
-        return tp(**{name: _read(t, data[name], f"{where}.{name}")
+                + f"; the fields of {cls.__name__} are {', '.join(fields)}")
+        return cls(**{name: _read(t, data[name], f"{where}.{name}")
                      for name, t in fields.items()})
     raise InvalidStateError(f"{where} is {quote(data, 60)}, expected {_describe(tp)}")
 
@@ -245,7 +246,7 @@ def _describe(tp: Any) -> str:
     if tp is type(None):
         return "null"
     if dataclasses.is_dataclass(tp):
-        return f"an object of the fields of {tp.__name__}"
+        return f"an object of the fields of {cast(type, tp).__name__}"
     return {int: "an int", str: "a string", bool: "a bool"}.get(tp, str(tp))
 
 

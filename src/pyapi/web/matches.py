@@ -122,6 +122,11 @@ def hint_agent() -> str:
     raise AssertionError("no hint agent")      # ismcts:0.3s always exists
 
 
+#: ``boardcore.make`` for a game named in a request or a stored row (its overloads want
+#: a literal name; ``make`` checks this one).
+_make: Callable[..., Any] = boardcore.make
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -246,7 +251,7 @@ class Hub:
             self._schedule(match)
 
     def _open(self, row: MatchRow) -> Match:
-        game = boardcore.make(row.game, players=row.players, **row.options)
+        game = _make(row.game, players=row.players, **row.options)
         state = game.new_state(seed=row.seed)
         agents = {p: agent_from_string(name, seed=(row.seed + p) % 2**64)
                   for p, name in enumerate(row.seats) if name is not None}
@@ -288,7 +293,7 @@ class Hub:
                                          + ", ".join(UNDO_RULES))
         delay, paused = self._pace(spec.get("delay", 0.5), spec.get("paused", False))
         try:
-            game = boardcore.make(spec.get("game"), players=players, **options)
+            game = _make(spec.get("game"), players=players, **options)
             if len(seats) != game.num_players:
                 raise Refusal("bad_request", f"{game.name} for {game.num_players} players "
                                              f"needs {game.num_players} seats, not {len(seats)}")
@@ -315,13 +320,13 @@ class Hub:
 
     @staticmethod
     def _pace(delay: object, paused: object) -> tuple[float, bool]:
-        if type(delay) not in (int, float) or not 0 <= delay <= MAX_DELAY \
-                or not math.isfinite(delay):            # type: ignore[arg-type]
+        if not (isinstance(delay, (int, float)) and type(delay) is not bool
+                and math.isfinite(delay) and 0 <= delay <= MAX_DELAY):
             raise Refusal("bad_request", f"'delay' must be 0..{MAX_DELAY:g} seconds, "
                                          f"not {quote(delay, 40)}")
         if type(paused) is not bool:
             raise Refusal("bad_request", f"'paused' must be true or false, not {quote(paused, 40)}")
-        return float(delay), paused                     # type: ignore[arg-type]
+        return float(delay), paused
 
     # -- finding who asks -------------------------------------------------------------
 
@@ -383,7 +388,7 @@ class Hub:
         mine = [i for i, (mover, _) in enumerate(log_) if mover == seat]
         if not mine:
             raise Refusal("undo_refused", f"seat {seat} has no move to take back")
-        others = {mover for mover, _ in log_[mine[-1]:]} & set(match.humans) - {seat}
+        others = (set(match.humans) - {seat}) & {mover for mover, _ in log_[mine[-1]:]}
         if others:
             raise Refusal("undo_refused", f"seat {min(others)} (a person) has moved since: "
                                           "only your own moves and bots' can be taken back")

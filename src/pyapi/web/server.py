@@ -22,7 +22,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -314,12 +314,12 @@ class _Connection:
             if type(svg) is not bool:
                 raise Refusal("bad_request", f"'svg' must be true or false, not {quote(svg, 40)}")
             if kind == "join":
-                match, seat = hub.seat_of(data.get("token"))
+                joined, seat = hub.seat_of(data.get("token"))
             else:
-                match, seat = hub.match(data.get("match")), None
+                joined, seat = hub.match(data.get("match")), None
             self.seat, self.svg = seat, svg
-            hub.subscribe(match, self)
-            self.match = match
+            hub.subscribe(joined, self)
+            self.match = joined
             return
         match = self.match
         if kind not in ("move", "undo", "hint", "pace"):
@@ -371,7 +371,7 @@ def frame(record: object, ply: object, perspective: object) -> dict[str, object]
         raise Refusal("bad_request", f"'perspective' must be 'all', 'spectator' or a seat, "
                                      f"not {quote(perspective, 40)}")
     state = boardcore.replay({**record, "actions": record["actions"][:ply]})
-    seen = None if perspective == "all" else perspective
+    seen = None if perspective == "all" else cast("int | Literal['spectator']", perspective)
     game, snapshot, last = state.game, state.snapshot(), state.last_move
     log_ = []
     walk = boardcore.replay({**record, "actions": []})
