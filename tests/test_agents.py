@@ -30,7 +30,7 @@ from boardcore.agents import (
 )
 from boardcore.errors import ConfigurationError, IllegalActionError
 from tests.conftest import player_counts, random_walk, set_up
-from tests.test_cli_process import _wait_for_cpu
+from tests.test_cli_process import _wait_past_imports
 
 AGENTS = [
     lambda seed: RandomAgent(seed=seed),
@@ -354,7 +354,7 @@ def test_ctrl_c_stops_a_long_search(command: list[str]) -> None:
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for_cpu(proc.pid, 2.0)         # imports done, searching
+        _wait_past_imports(proc.pid)         # imports done, searching
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
