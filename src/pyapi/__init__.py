@@ -22,6 +22,7 @@ from boardcore.errors import (
     IllegalActionError,
     InvalidStateError,
     NotationError,
+    UsageError,
 )
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
@@ -49,6 +50,7 @@ __all__ = [
     "Record",
     "SimulationResult",
     "State",
+    "UsageError",
     "VectorEnv",
     "__version__",
     "arena",
