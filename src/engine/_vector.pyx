@@ -450,12 +450,17 @@ cdef class Batch:
         # Copy ``actions`` (one per game; the games taken) to ``acts``, then check the
         # copy: IllegalActionError for the first game whose mask does not show its
         # action.  A game that ended in the last step ignores its action.
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, bad = -1
+        cdef const int64_t *acts = self.acts
+        cdef const uint8_t *ended = self.ended
         memcpy(self.acts, &actions[0], self.n * sizeof(int64_t))
         for i in range(self.n):
-            if not self.ended[i] and not self._shown(i, self.acts[i]):
-                raise IllegalActionError(
-                    f"illegal action {self.acts[i]} in game {i}; nothing was played")
+            if not ended[i] and not self._shown(i, acts[i]):
+                bad = i
+                break
+        if bad >= 0:
+            raise IllegalActionError(
+                f"illegal action {acts[bad]} in game {bad}; nothing was played")
         return 0
 
     cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Work worker) noexcept:
