@@ -154,15 +154,19 @@ def test_rules_pages_follow_the_specification() -> None:
     """The numbered rules are the specification's, word for word, where it is at hand.
 
     The specification lives beside the developers' checkout, never in the package: the
-    pages shipped here add only their own introduction for users.
+    pages shipped here add only their own introduction for users, and, last, what a
+    set-up position is checked against ("Set-up positions": boardcore's decisions).
     """
     spec = ROOT.parent / "shared" / "rules"
-    if not spec.is_dir():  # a clone, an sdist or a wheel test: nothing to compare
-        return
     for name in boardcore.GAMES:
         ours = rules.text(name)
+        assert ours.count("\n## Set-up positions\n") == 1, name
+        assert "\n## " not in ours[ours.index("\n## Set-up positions\n") + 1:], name
+        if not spec.is_dir():  # a clone, an sdist or a wheel test: nothing to compare
+            continue
         theirs = (spec / f"{name}.md").read_text(encoding="utf-8")
-        assert ours[ours.index("\n## "):] == theirs[theirs.index("\n## "):], name
+        numbered = ours[ours.index("\n## "):ours.index("\n## Set-up positions\n")]
+        assert numbered == theirs[theirs.index("\n## "):], name
 
 
 # -- the engines: one structure, no way up but the snapshot -------------------------
