@@ -29,7 +29,7 @@ from boardcore.just4fun import Just4Fun
 from boardcore.protocol import Game, State
 from boardcore.records import Record, record, replay
 from boardcore.rummikub_junior import RummikubJunior
-from boardcore.simulate import SimulationResult, simulate
+from boardcore.simulate import SimulationResult, SimulationSummary, simulate
 from boardcore.three_or_more import ThreeOrMore
 from boardcore.values import Outcome, quote
 from boardcore.vector import VectorEnv
@@ -49,6 +49,7 @@ __all__ = [
     "Outcome",
     "Record",
     "SimulationResult",
+    "SimulationSummary",
     "State",
     "UsageError",
     "VectorEnv",
