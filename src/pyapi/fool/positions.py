@@ -252,7 +252,7 @@ def _check_scores(scores: list[int], plus10: list[int], done: int, nfools: int) 
             f"holding cards (F9-F11)")
 
 
-def _check_sitting_out(game: Fool, held: list[list[int]], fools: list[int],
+def _check_sitting_out(game: Fool, held: list[list[int]], fools: list[object],
                        in_trick: set[int], played: int) -> None:
     """F4, F9: hand sizes a sequence of tricks gives, ``played`` cards into them so far.
 
