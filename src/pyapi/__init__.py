@@ -25,7 +25,9 @@ from boardcore.errors import (
 )
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
+from boardcore.ladder import LadderResult, ladder
 from boardcore.protocol import Game, State
+from boardcore.ratings import Ratings, ratings
 from boardcore.records import Record, record, replay
 from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, simulate
@@ -44,15 +46,19 @@ __all__ = [
     "GameName",
     "IllegalActionError",
     "InvalidStateError",
+    "LadderResult",
     "NotationError",
     "Outcome",
+    "Ratings",
     "Record",
     "SimulationResult",
     "State",
     "VectorEnv",
     "__version__",
     "arena",
+    "ladder",
     "make",
+    "ratings",
     "record",
     "replay",
     "simulate",
