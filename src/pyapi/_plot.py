@@ -117,7 +117,7 @@ def ladder_figure(ladder: LadderResult) -> Figure:
     seconds = np.maximum(ladder.seconds_per_decision[order], 1e-7)
     cost.scatter(seconds, rows, color="#55a868")
     cost.set_xscale("log")
-    cost.set(title="mean time per decision", xlabel="seconds (log scale)")
+    cost.set(title="mean CPU time per decision, one core", xlabel="seconds (log scale)")
     for axes in (bars, cost):
         axes.grid(axis="x", alpha=0.3)
     kind = "pairings" if ladder.game.num_players == 2 else "tables"

@@ -54,8 +54,10 @@ class ArenaResult:
         lengths: ``int64 (games,)`` actions played.
         seconds: wall time.
         decisions: ``int64 (games, players)`` the ``act`` calls of each seat's agent.
-        thinking: ``float64 (games, players)`` wall seconds each seat's agent spent in
-            ``act`` (the only field that varies from run to run).
+        thinking: ``float64 (games, players)`` the CPU seconds of each seat's ``act``
+            calls (the deciding thread's, ``time.thread_time``: what the decisions cost
+            one core, whatever else the machine runs; the only field that varies from
+            run to run).
     """
 
     game: AnyGame
@@ -109,7 +111,7 @@ class ArenaResult:
         return places
 
     def seconds_per_decision(self) -> npt.NDArray[np.float64]:
-        """Each agent's mean wall time per ``act`` call (single legal actions included)."""
+        """Each agent's mean CPU seconds per ``act`` call (single legal actions included)."""
         agents = self.seats.ravel()
         spent = np.bincount(agents, weights=self.thinking.ravel(), minlength=len(self.agents))
         made = np.bincount(agents, weights=self.decisions.ravel(), minlength=len(self.agents))
@@ -255,7 +257,7 @@ def play_game(game: AnyGame, agents: Sequence[str], seed: int, g: int) -> tuple[
         npt.NDArray[np.float64]]:
     """Play game ``g`` of an arena.
 
-    Returns its scores, winners, length, and each seat's ``act`` calls and the wall
+    Returns its scores, winners, length, and each seat's ``act`` calls and the CPU
     seconds they took (by seat).
     """
     players = game.num_players
@@ -268,9 +270,9 @@ def play_game(game: AnyGame, agents: Sequence[str], seed: int, g: int) -> tuple[
     while not state.is_over():
         seat = state.current_player
         assert seat is not None
-        start = time.perf_counter()
+        start = time.thread_time()       # the search runs in this thread, GIL or not
         action = table[seat].act(state)
-        thinking[seat] += time.perf_counter() - start
+        thinking[seat] += time.thread_time() - start
         decisions[seat] += 1
         state.apply(action)
     outcome = state.outcome()

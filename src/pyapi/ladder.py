@@ -8,7 +8,7 @@ is an ``arena`` of ``games`` games with the seats rotated, seeded from the ladde
 (table ``t`` from ``derive_seed(seed, 8, t)``), so the ladder is the same for any
 number of workers.  The results are rated by ``boardcore.ratings`` (Plackett–Luce on
 each game's places, Bradley–Terry for two seats), with the bootstrap seeded by the
-ladder's seed, and each agent's mean wall time per decision is measured in the games.
+ladder's seed, and each agent's mean CPU time per decision is measured in the games.
 
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
@@ -62,9 +62,9 @@ class LadderResult:
         results: each table's arena.
         ratings: the agents' ratings (``agents`` order), the anchor at 0.
         decisions: ``int64 (agents,)`` each agent's ``act`` calls over the ladder.
-        seconds_per_decision: ``float64 (agents,)`` its mean wall time per call (forced
-            moves included), measured in the games: with several workers, the agents
-            share the machine.
+        seconds_per_decision: ``float64 (agents,)`` its mean CPU seconds per call (forced
+            moves included), measured in the games on the deciding thread: what a
+            decision costs one core, however many workers or other programs run.
         workers: the threads the games were played on.
         seconds: the ladder's wall time.
     """
@@ -89,9 +89,9 @@ class LadderResult:
                 f"seed {self.seed}")
         times = [_milliseconds(t) for t in self.seconds_per_decision]
         return "\n".join([head, "", self.ratings.table({"ms/decision": times}),
-                          f"ms/decision: mean wall time per move in these games, "
-                          f"{self.workers} worker(s); ladder played in "
-                          f"{self.seconds:,.1f} s"])
+                          "ms/decision: mean CPU time of one move on one core, in these "
+                          f"games; the ladder took {self.seconds:,.1f} s on "
+                          f"{self.workers} worker(s)"])
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe summary: the ladder (the highest rating first) and how it was played."""
