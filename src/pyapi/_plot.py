@@ -120,7 +120,6 @@ def ladder_figure(ladder: LadderResult) -> Figure:
     cost.set(title="mean CPU time per decision, one core", xlabel="seconds (log scale)")
     for axes in (bars, cost):
         axes.grid(axis="x", alpha=0.3)
-    kind = "pairings" if ladder.game.num_players == 2 else "tables"
     fig.suptitle(f"{ladder.game.name}, {ladder.game.num_players} players: "
-                 f"{len(ladder.tables)} {kind} of {ladder.games:,} games, seed {ladder.seed}")
+                 f"{ladder.played()} of {ladder.games:,} games, seed {ladder.seed}")
     return fig

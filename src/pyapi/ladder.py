@@ -83,15 +83,18 @@ class LadderResult:
 
     def table(self) -> str:
         """Return the readable ladder: rank, agent, rating, interval, games, time."""
-        kind = "pairings" if self.game.num_players == 2 else "tables"
-        head = (f"{self.game.name} ladder: {len(self.agents)} agents, {len(self.tables)} "
-                f"{kind} of {self.games:,} games, {self.game.num_players} players, "
-                f"seed {self.seed}")
+        head = (f"{self.game.name} ladder: {len(self.agents)} agents, {self.played()} of "
+                f"{self.games:,} games, {self.game.num_players} players, seed {self.seed}")
         times = [_milliseconds(t) for t in self.seconds_per_decision]
         return "\n".join([head, "", self.ratings.table({"ms/decision": times}),
                           "ms/decision: mean CPU time of one move on one core, in these "
                           f"games; the ladder took {self.seconds:,.1f} s on "
                           f"{self.workers} worker(s)"])
+
+    def played(self) -> str:
+        """What was played: ``"15 pairings"``, ``"1 table"``, ..."""
+        kind = "pairing" if self.game.num_players == 2 else "table"
+        return f"{len(self.tables)} {kind}{'s' if len(self.tables) > 1 else ''}"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe summary: the ladder (the highest rating first) and how it was played."""
