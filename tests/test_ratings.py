@@ -244,6 +244,11 @@ def test_a_ladder_refuses_bad_input() -> None:
             boardcore.ladder(game, ["random", "greedy"], games, seed=1)
     with pytest.raises(TypeError):
         boardcore.ladder("just4fun", ["random", "greedy"], 2, seed=1)  # type: ignore[arg-type]
+    played: list[int] = []
+    with pytest.raises(ConfigurationError, match="resamples"):
+        boardcore.ladder(game, ["random", "greedy"], 2, seed=1, resamples=5,
+                         on_game=played.append)
+    assert played == []                       # refused before the first game
 
 
 def test_the_ladder_command(capsys: pytest.CaptureFixture[str]) -> None:

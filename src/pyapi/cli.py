@@ -307,7 +307,7 @@ def _ladder_parser(sub: argparse._SubParsersAction[_Parser], ranges: str) -> Non
                     "they are no more than the seats), seats rotated, and rate them on one "
                     "Elo scale: Bradley-Terry, or Plackett-Luce on each game's places, "
                     "with 95% bootstrap intervals, the anchor at 0, and each agent's "
-                    "mean time per decision. The results do not depend on --workers.",
+                    "mean CPU time per decision. The results do not depend on --workers.",
         epilog="agents: random, greedy, flat:N, ismcts:N or ismcts:Ts. exit codes: 0 ok, "
                "1 internal error, 2 usage or bad input, 130 interrupted. See docs/agents.md.",
         allow_abbrev=False,

@@ -36,7 +36,7 @@ from boardcore._engine._state import derive_seed
 from boardcore.agents import agent_from_string
 from boardcore.arena import ArenaResult, arena
 from boardcore.errors import ConfigurationError
-from boardcore.ratings import Ratings, ratings
+from boardcore.ratings import Ratings, check_resamples, ratings
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def ladder(
     if not 1 <= n <= 1_000_000:
         raise ConfigurationError(f"games must be in 1..1000000, not {n}")
     w = check_int(workers, "workers")
-    check_int(resamples, "resamples")
+    check_resamples(resamples)                 # refused before any game, not after
     s = check_seed(seed)
     start = time.perf_counter()
     played = tables(names, game.num_players)

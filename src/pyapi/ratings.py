@@ -75,7 +75,7 @@ from boardcore.values import check_int, check_seed, quote
 if TYPE_CHECKING:
     from boardcore.arena import ArenaResult
 
-__all__ = ["ELO", "Ratings", "from_places", "ratings"]
+__all__ = ["ELO", "Ratings", "check_resamples", "from_places", "ratings"]
 
 #: Elo points per unit of natural log-strength: a rating is ``ELO * log(γ)``.
 ELO = 400 / math.log(10)
@@ -315,6 +315,19 @@ def _int_array(values: npt.ArrayLike, what: str, ndim: int) -> npt.NDArray[np.in
     return array.astype(np.int64)
 
 
+def check_resamples(resamples: SupportsIndex) -> int:
+    """Return ``resamples`` checked: a whole number of bootstrap resamples, 10..100000.
+
+    Raises:
+        TypeError: not an integer.
+        ConfigurationError: out of range.
+    """
+    n = check_int(resamples, "resamples")
+    if not 10 <= n <= 100_000:
+        raise ConfigurationError(f"resamples must be in 10..100000, not {n}")
+    return n
+
+
 def _check(agents: list[str], anchor: object, resamples: SupportsIndex, seed: SupportsIndex,
            prior: object) -> tuple[int, int, int, float]:
     """Check the options; return the anchor's index, the resamples, seed and prior."""
@@ -325,9 +338,7 @@ def _check(agents: list[str], anchor: object, resamples: SupportsIndex, seed: Su
     if not isinstance(anchor, str) or anchor not in agents:
         raise ConfigurationError(f"the anchor {quote(anchor)} is not among the agents "
                                  f"({', '.join(agents)}); name one with anchor=")
-    n = check_int(resamples, "resamples")
-    if not 10 <= n <= 100_000:
-        raise ConfigurationError(f"resamples must be in 10..100000, not {n}")
+    n = check_resamples(resamples)
     if isinstance(prior, bool) or not isinstance(prior, (int, float)) \
             or not 1 <= prior <= 100_000:
         raise ConfigurationError(f"prior must be a number of Elo in 1..100000, not "
