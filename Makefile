@@ -4,8 +4,8 @@ VENV ?= .venv-test
 DEV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: help demo build debug test-env test test-sdist test-ray wheels docs bench bench-smoke \
-	lint typecheck annotate clean fuzz fuzz-setup sanitize
+.PHONY: help demo build debug test-env test test-sdist test-ray test-openspiel wheels docs bench \
+	bench-smoke lint typecheck annotate clean fuzz fuzz-setup sanitize
 
 SDIST_VENV ?= .venv-sdist
 # make fuzz: seconds per harness, the harnesses (tests/fuzz/fuzz_<name>.py), where the
@@ -76,6 +76,12 @@ test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcor
 	test -x $(VENV)/bin/python || $(MAKE) test-env
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[ray]"
 	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
+
+test-openspiel:  ## after test-env: the games inside OpenSpiel (adds boardcore[openspiel] to $(VENV))
+	test -x $(VENV)/bin/python || $(MAKE) test-env
+	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[openspiel]"
+	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_openspiel.py tests/test_docs.py \
+		-k "openspiel" $(PYTEST_ARGS)
 
 wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
 	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)

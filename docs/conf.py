@@ -46,8 +46,9 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autodoc_default_options = {"show-inheritance": True}
-# boardcore.envs needs the rl extra; the site documents it without installing it.
-autodoc_mock_imports = ["gymnasium", "pettingzoo"]
+# boardcore.envs needs the rl extra, boardcore.openspiel the openspiel extra; the site
+# documents them without installing them.
+autodoc_mock_imports = ["gymnasium", "pettingzoo", "pyspiel"]
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False

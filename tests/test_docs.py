@@ -25,6 +25,15 @@ def _modules() -> list[str]:
 
 
 MODULES = _modules()
+#: What an optional extra's modules and pages import: without it they are skipped.
+EXTRAS = {"boardcore.openspiel": "pyspiel", "docs/openspiel.md": "pyspiel"}
+
+
+def _needs_extra(name: str) -> None:
+    """Skip ``name`` (a module or a page) when the extra it imports is not installed."""
+    for prefix, module in EXTRAS.items():
+        if name == prefix or name.startswith(prefix + "."):
+            pytest.importorskip(module, reason=f"{name} needs {module}")
 #: Modules that need no example: private helpers, the rules pages' loader, and each
 #: game's drawing and explaining module (shown through state.svg() and state.explain()).
 NO_EXAMPLE = re.compile(r"boardcore\.(\w+\.)*_\w+|boardcore\.rules|"
@@ -44,6 +53,7 @@ def _run(tests: list[doctest.DocTest]) -> int:
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
+    _needs_extra(name)
     module = importlib.import_module(name)
     tests = doctest.DocTestFinder(exclude_empty=False).find(module, name)
     examples = _run(tests)
@@ -73,6 +83,7 @@ def test_every_page_of_the_site_is_collected() -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_markdown_examples(page: str) -> None:
+    _needs_extra(page)
     text = (ROOT / page).read_text(encoding="utf-8")
     test = doctest.DocTestParser().get_doctest(text, {"__name__": "__main__"}, page, page, 0)
     examples = _run([test])
