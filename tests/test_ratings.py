@@ -275,12 +275,16 @@ def test_the_ladder_command(capsys: pytest.CaptureFixture[str]) -> None:
     rows = doc["agents"]
     assert {r["agent"] for r in rows} == {"random", "greedy", "ismcts:20"}
     for row in rows:
-        assert set(row) == {"agent", "rating", "rating_95", "games", "decisions",
-                            "seconds_per_decision"}
+        assert set(row) == {"agent", "rating", "rating_95", "gap_to_next", "games",
+                            "decisions", "seconds_per_decision"}
         low, high = row["rating_95"]
         assert low <= row["rating"] <= high and row["games"] == 12
         assert row["decisions"] > 0 and row["seconds_per_decision"] > 0
     assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    for row, below in zip(rows, rows[1:], strict=False):
+        gap, low, high = row["gap_to_next"]
+        assert gap == pytest.approx(row["rating"] - below["rating"]) and low <= gap <= high
+    assert rows[-1]["gap_to_next"] is None
     assert next(r for r in rows if r["agent"] == "random")["rating"] == 0
     for bad in (["--agents", "random"], ["--agents", "random,minimax"],
                 ["--agents", "greedy,ismcts:20"], ["--games", "0"], ["--resamples", "5"],

@@ -47,12 +47,13 @@ maximum.  Its near end is what the games bound; its far end is the prior's.
 [0.8666666666666667, 0.13333333333333333]
 >>> rated = boardcore.ratings(result, resamples=200)
 >>> print(rated.table())
-rank  agent          rating  95% interval        games
-   1  greedy           +324  [  +223,   +509]       60
-   2  random             +0  [    +0,     +0]       60
+rank  agent          rating  95% interval      gap to the next         games
+   1  greedy           +324  [  +223,   +509]   +324 [ +223,  +509]       60
+   2  random             +0  [    +0,     +0]                             60
 <BLANKLINE>
 Elo scale, random = 0: Plackett-Luce on each game's places (Bradley-Terry for 2 seats)
-95% interval: percentile bootstrap over games, 200 resamples, seed 0
+95% intervals: percentile bootstrap over games, 200 resamples, seed 0
+gap to the next: the rating above the next agent down, with the 95% interval of the gap itself
 
 The maximum-likelihood gap would be ``400 * log10(52 / 8) = 325``; the prior takes
 less than one point off it.
@@ -159,17 +160,21 @@ class Ratings:
         extra = columns or {}
         width = max(12, *(len(a) for a in self.agents))
         head = (f"{'rank':>4}  {'agent':<{width}}  {'rating':>7}  {'95% interval':<16}  "
-                f"{'games':>7}" + "".join(f"  {h:>{_cell_width(h, c)}}"
-                                           for h, c in extra.items()))
+                f"{'gap to the next':<20}  {'games':>7}"
+                + "".join(f"  {h:>{_cell_width(h, c)}}" for h, c in extra.items()))
         rows = [head]
-        for rank, i in enumerate(self.order(), 1):
+        for rank, (i, gap) in enumerate(zip(self.order(), self.gaps(), strict=True), 1):
+            below = "" if gap is None else f"{gap[0]:>+5.0f} [{gap[1]:>+5.0f}, {gap[2]:>+5.0f}]"
             rows.append(f"{rank:>4}  {self.agents[i]:<{width}}  {self.elo[i]:>+7.0f}  "
-                        f"[{self.low[i]:>+6.0f}, {self.high[i]:>+6.0f}]  {self.games[i]:>7,}"
+                        f"[{self.low[i]:>+6.0f}, {self.high[i]:>+6.0f}]  {below:<20}  "
+                        f"{self.games[i]:>7,}"
                         + "".join(f"  {c[i]:>{_cell_width(h, c)}}" for h, c in extra.items()))
         rows += ["", f"Elo scale, {self.anchor} = 0: Plackett-Luce on each game's places "
                      "(Bradley-Terry for 2 seats)",
-                 f"95% interval: percentile bootstrap over games, {self.resamples:,} "
-                 f"resamples, seed {self.seed}"]
+                 f"95% intervals: percentile bootstrap over games, {self.resamples:,} "
+                 f"resamples, seed {self.seed}",
+                 "gap to the next: the rating above the next agent down, with the 95% "
+                 "interval of the gap itself"]
         if len(self.groups) > 1:
             rows.append("the results order these groups without exception: "
                         + " > ".join("{" + ", ".join(g) + "}" for g in self.groups)
@@ -177,8 +182,18 @@ class Ratings:
                           f"outside {self.anchor}'s group has a profile interval")
         return "\n".join(rows)
 
+    def gaps(self) -> list[tuple[float, float, float] | None]:
+        """In ``order()``: each agent's ``difference`` to the next one down (None: the last)."""
+        order = self.order()
+        return [self.difference(self.agents[i], self.agents[j])
+                for i, j in zip(order, order[1:], strict=False)] + [None]
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe summary: per agent (the highest rating first), rating, interval, games."""
+        """A JSON-safe summary: per agent (the highest rating first), rating, interval, games.
+
+        ``gap_to_next`` is ``[gap, low, high]`` to the next agent down (``None`` for the
+        last), as ``difference`` gives it.
+        """
         return {
             "scale": "Elo",
             "anchor": self.anchor,
@@ -187,7 +202,9 @@ class Ratings:
             "prior": self.prior,
             "agents": [{"agent": self.agents[i], "rating": float(self.elo[i]),
                         "rating_95": [float(self.low[i]), float(self.high[i])],
-                        "games": int(self.games[i])} for i in self.order()],
+                        "gap_to_next": None if gap is None else list(gap),
+                        "games": int(self.games[i])}
+                       for i, gap in zip(self.order(), self.gaps(), strict=True)],
             "groups": [list(g) for g in self.groups],
         }
 
