@@ -45,7 +45,7 @@ from typing import Any
 import pytest
 
 import boardcore
-from boardcore.simulate import derive_seed
+from boardcore._engine._random import STREAM_GAME, STREAM_PLAYER, derive_seed
 
 REF_SEED = 7          # the seeded playouts the engine and the reference both play
 SIM_SEED = 11
@@ -239,8 +239,8 @@ def reference_games(case: Case) -> int:
 
     n = 0
     for i in range(case.ref_games):
-        ref = case.new_reference(derive_seed(REF_SEED, 0, i))
-        player = Rng(derive_seed(REF_SEED, 1, i))
+        ref = case.new_reference(derive_seed(REF_SEED, STREAM_GAME, i))
+        player = Rng(derive_seed(REF_SEED, STREAM_PLAYER, i))
         while not case.reference_over(ref):
             legal = ref.legal_actions()
             ref.apply(legal[player.bounded(len(legal))])
@@ -253,8 +253,8 @@ def engine_rollouts(case: Case, repeats: int, count: bool = False) -> int:
     n = 0
     for _ in range(repeats):
         for i in range(case.ref_games):
-            s = case.config.new_state(seed=derive_seed(REF_SEED, 0, i))
-            s.rollout(derive_seed(REF_SEED, 1, i))
+            s = case.config.new_state(seed=derive_seed(REF_SEED, STREAM_GAME, i))
+            s.rollout(derive_seed(REF_SEED, STREAM_PLAYER, i))
             if count:
                 n += len(s.history())
     return n
@@ -267,8 +267,8 @@ def engine_python_loop(case: Case, repeats: int) -> int:
     n = 0
     for _ in range(repeats):
         for i in range(case.ref_games):
-            s = case.config.new_state(seed=derive_seed(REF_SEED, 0, i))
-            player = Rng(derive_seed(REF_SEED, 1, i))
+            s = case.config.new_state(seed=derive_seed(REF_SEED, STREAM_GAME, i))
+            player = Rng(derive_seed(REF_SEED, STREAM_PLAYER, i))
             while not s.is_over():
                 legal = s.legal_actions()
                 s.apply(legal[player.bounded(len(legal))])
@@ -669,7 +669,7 @@ class GameBenchmarks:
         same = engine_rollouts(case, 1, count=True) == ref_actions == engine_python_loop(case, 1)
         assert same, (
             f"engine and reference played different games: run "
-            f"tests/test_differential_{case.game}.py")
+            f"tests/test_differential.py -k {case.game}")
         m = alternate({
             "reference": lambda: reference_games(case),
             "engine rollout": lambda: engine_rollouts(case, case.engine_repeats),

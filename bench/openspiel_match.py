@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 import boardcore
-from boardcore.simulate import derive_seed
+from boardcore._engine._random import STREAM_ARENA_SEAT, STREAM_GAME, derive_seed
 from boardcore.stats import wilson
 
 PLAYERS = {"just4fun": 2, "three_or_more": 2, "fool": 4, "rummikub_junior": 2}
@@ -124,12 +124,13 @@ def match(name: str, games: int, simulations: int, seed: int,
     openspiel_ismcts(game, simulations, seed).step(first_decision(game, seed))
     budget = time.perf_counter() - calibration
     for g in range(games):
-        state = dealt(game, derive_seed(seed, 0, g))
+        state = dealt(game, derive_seed(seed, STREAM_GAME, g))
         seats = [ours if (p + g) % 2 == 0 else theirs for p in range(game.num_players())]
         agents = {p: ISMCTSAgent(time_limit=budget, exploration=EXPLORATION,
-                                 seed=derive_seed(seed, 6, g * 8 + p))
+                                 seed=derive_seed(seed, STREAM_ARENA_SEAT, g * 8 + p))
                   for p in range(game.num_players()) if seats[p] is ours}
-        bots = {p: openspiel_ismcts(game, simulations, derive_seed(seed, 6, g * 8 + p))
+        bots = {p: openspiel_ismcts(game, simulations,
+                                    derive_seed(seed, STREAM_ARENA_SEAT, g * 8 + p))
                 for p in range(game.num_players()) if seats[p] is theirs}
         while not state.is_terminal():
             p = state.current_player()
@@ -138,7 +139,6 @@ def match(name: str, games: int, simulations: int, seed: int,
             start = time.perf_counter()
             if side is ours:
                 agent = agents[p]
-                agent.time_limit = budget
                 action = boardcore.openspiel.bot(game, agent, p).step(state)
                 done = 0 if single else agent.last_iterations
             else:

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
+import pickle
 import random
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
 
 import boardcore
+from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
     FlatMonteCarloAgent,
@@ -20,7 +28,9 @@ from boardcore.agents import (
     RandomAgent,
     agent_from_string,
 )
+from boardcore.errors import ConfigurationError, IllegalActionError
 from tests.conftest import player_counts, random_walk, set_up
+from tests.test_cli_process import _wait_for_cpu
 
 AGENTS = [
     lambda seed: RandomAgent(seed=seed),
@@ -154,9 +164,53 @@ def test_agent_strings() -> None:
     assert repr(agent_from_string("greedy", seed=1)) == "GreedyAgent(seed=1)"
     assert agent_from_string("ismcts:300", seed=1).iterations == 300
     assert agent_from_string("ismcts:0.5s", seed=1).time_limit == 0.5
-    for bad in ("", "minimax", "ismcts:x", "flat:0", "ismcts:-1", "random:3", None):
-        with pytest.raises((ValueError, TypeError)):
-            agent_from_string(bad)  # type: ignore[arg-type]
+    assert agent_from_string("ismcts:2s", seed=1).iterations is None
+    # One set of defaults: the classes' own, whoever parses the name.
+    assert agent_from_string("flat", seed=1).rollouts == FlatMonteCarloAgent(seed=1).rollouts
+    assert agent_from_string("ismcts", seed=1).iterations == ISMCTSAgent(seed=1).iterations
+    assert set(agents.AGENTS) == set(_search.KINDS)
+    for cls in agents.AGENTS.values():          # each class reads the names it lists
+        for form in cls.forms:
+            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7")
+            assert type(agent_from_string(name.replace("SECONDS", "0.5"), seed=1)) is cls
+            assert form in agents.GRAMMAR
+    for bad in ("", "minimax", "ismcts:x", "flat:0", "ismcts:-1", "random:3", "greedy:",
+                "ismcts:", "flat:2.5", "ismcts:1e3", "ismcts:1.5", "ismcts:s", "ismcts:.5s",
+                # strict: no spaces, sign, underscore, other case or non-ASCII digit
+                " random", "random ", "RANDOM", "Ismcts:10", "ismcts: 10", "ismcts :10",
+                "ismcts:+10", "ismcts:1_000", "flat:\u0661\u0662", "ismcts:\uff11\uff10",
+                "ismcts:0.5 s", "ismcts:0.5S", "ismcts:99999999999999999999999999",
+                "ismcts:100000000000s", "flat:10000001"):
+        with pytest.raises(ConfigurationError):
+            agent_from_string(bad)
+    for wrong in (None, 3, b"random", ["random"]):
+        with pytest.raises(TypeError):
+            agent_from_string(wrong)  # type: ignore[arg-type]
+
+
+def test_settings_of_the_wrong_type_or_range_are_refused() -> None:
+    """A number that is not a number is a TypeError, one out of range a ConfigurationError."""
+    for kwargs in ({"time_limit": "0.5"}, {"exploration": "0.5"}, {"iterations": 2.0},
+                   {"iterations": "10"}, {"time_limit": True}, {"exploration": None},
+                   {"time_limit": [1]}, {"seed": 1.0}):
+        with pytest.raises(TypeError):
+            ISMCTSAgent(**kwargs)  # type: ignore[arg-type]
+    for kwargs in ({"time_limit": 10**400}, {"time_limit": -(10**400)},
+                   {"time_limit": float("nan")}, {"time_limit": float("inf")},
+                   {"time_limit": 0}, {"time_limit": 86401}, {"exploration": 10**400},
+                   {"exploration": float("nan")}, {"exploration": -0.1},
+                   {"iterations": 0}, {"iterations": 10**400}):
+        with pytest.raises(ConfigurationError):
+            ISMCTSAgent(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ISMCTSAgent(seed=2**64)
+    for rollouts in (0, 10**400, 10_000_001):
+        with pytest.raises(ConfigurationError):
+            FlatMonteCarloAgent(rollouts)
+    with pytest.raises(TypeError):
+        FlatMonteCarloAgent("5")  # type: ignore[arg-type]
+    assert ISMCTSAgent(time_limit=np.float32(0.25)).time_limit == 0.25
+    assert ISMCTSAgent(time_limit=1, exploration=np.float64(2)).exploration == 2.0
 
 
 def test_agents_refuse_finished_games_and_non_states() -> None:
@@ -164,11 +218,183 @@ def test_agents_refuse_finished_games_and_non_states() -> None:
     state.rollout(seed=1)
     for make_agent in AGENTS:
         agent = make_agent(1)
-        with pytest.raises(ValueError, match="over"):
+        with pytest.raises(IllegalActionError, match="over"):
             agent.act(state)
+        with pytest.raises(IllegalActionError, match="over"):
+            agent.policy(state)
         with pytest.raises(TypeError):
             agent.act("state")  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
-        ISMCTSAgent(iterations=0)
-    with pytest.raises(ValueError):
-        ISMCTSAgent(time_limit=-1)
+        with pytest.raises(TypeError):
+            agent.act(None)  # type: ignore[arg-type]
+        assert agent._searcher.decisions == 0        # a refused call decides nothing
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_the_random_agent_is_the_house_random_player(name: str) -> None:
+    """RandomAgent's decision i is the house random player's draw, legal[bounded(len)].
+
+    That is the draw of ``state.rollout()``: a rollout seeded as decision i plays it.
+    """
+    from boardcore._engine._random import STREAM_DECISION, derive_seed
+
+    state = positions(name, 1)[0]
+    agent = RandomAgent(seed=6)
+    for i in range(20):
+        probe = state.copy()
+        probe.rollout(seed=derive_seed(6, STREAM_DECISION, i))
+        first = probe.history()[len(state.history())]
+        assert agent.act(state) == first
+
+
+def test_agents_pickle_and_copy_with_their_decisions() -> None:
+    state = boardcore.make("three_or_more", players=2).new_state(seed=3)
+    for make_agent in AGENTS:
+        agent = make_agent(5)
+        agent.act(state)
+        twins = [pickle.loads(pickle.dumps(agent)), copy.deepcopy(agent), copy.copy(agent)]
+        expected = agent.act(state)
+        for twin in twins:
+            assert repr(twin) == repr(agent)
+            assert twin.act(state) == expected, make_agent(0)
+
+
+def test_a_tiny_time_limit_still_searches() -> None:
+    """However short the time limit, a search runs (at least 32 iterations).
+
+    Setting up the node pool does not count against the time limit.
+    """
+    state = boardcore.make("just4fun", players=2).new_state(seed=1)
+    agent = ISMCTSAgent(time_limit=1e-9, seed=1)
+    visits = agent.visits(state)
+    assert 1 <= sum(visits.values()) == agent.last_iterations
+    policy = agent.policy(state)
+    assert math.isclose(sum(policy.values()), 1.0)
+    assert agent.act(state) in state.legal_actions()
+
+
+def test_a_search_runs_in_a_64_kib_thread_stack() -> None:
+    """Nothing large lives on the thread's stack (musl's default stack is 128 KiB)."""
+    code = """if True:
+        import threading, boardcore
+        from boardcore.agents import FlatMonteCarloAgent, GreedyAgent, ISMCTSAgent
+        threading.stack_size(65536)
+        done = []
+
+        def work():
+            for name, players in PLAYERS:
+                game = boardcore.make(name, players=players)
+                state = game.new_state(seed=1)
+                for agent in (ISMCTSAgent(100, seed=1), FlatMonteCarloAgent(2, seed=1),
+                              GreedyAgent(seed=1)):
+                    done.append(agent.act(state))
+                env = boardcore.VectorEnv(game, 2, seed=1, opponents="ismcts:30", seat=1)
+                env.reset()
+                env.step(env.random_actions(1))
+
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+        print(len(done))
+    """
+    players = [(name, player_counts(name)[-1]) for name in boardcore.GAMES]
+    code = code.replace("PLAYERS", repr(players))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and run.stdout == f"{3 * len(players)}\n", run
+
+
+def test_methods_called_through_the_class_check_their_self() -> None:
+    """``Searcher.act(None, state)`` and the like raise TypeError, never crash."""
+    code = """if True:
+        import inspect, boardcore
+        from boardcore._engine import _search, _vector
+        state = boardcore.make("just4fun", players=2).new_state(seed=1)
+        checked = 0
+        for cls in (_search.Searcher, _search.Work, _vector.Batch):
+            for name, member in inspect.getmembers(cls):
+                if not callable(member) or name in ("__class__", "__init_subclass__",
+                                                     "__new__", "__subclasshook__"):
+                    continue
+                for wrong in (None, 0, state, _search.Work()):
+                    try:
+                        member(wrong, state)
+                    except TypeError:
+                        checked += 1
+        print(checked)
+    """
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and int(run.stdout) > 40, run
+
+
+SEARCH_FOR_A_DAY = """if True:
+    import sys, boardcore
+    from boardcore.agents import agent_from_string
+    state = boardcore.make("just4fun", players=2).new_state(seed=1)
+    agent = agent_from_string(sys.argv[1], seed=1)
+    print("searching", flush=True)
+    agent.act(state)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("command", [
+    [sys.executable, "-c", SEARCH_FOR_A_DAY, "ismcts:86400s"],
+    [sys.executable, "-c", SEARCH_FOR_A_DAY, "ismcts:100000000"],
+    [sys.executable, "-c", SEARCH_FOR_A_DAY, "flat:10000000"],
+    [sys.executable, "-m", "boardcore", "arena", "just4fun", "--players", "2", "--agents",
+     "ismcts:86400s,random", "--games", "4", "--seed", "1", "--no-progress"],
+    [sys.executable, "-m", "boardcore", "arena", "just4fun", "--players", "2", "--agents",
+     "ismcts:86400s,random", "--games", "4", "--seed", "1", "--no-progress",
+     "--workers", "2"],
+    [sys.executable, "-m", "boardcore", "play", "just4fun", "--players", "2", "--seat", "1",
+     "--bots", "ismcts:86400s", "--seed", "1"],
+], ids=["act-time", "act-iterations", "flat", "arena", "arena-workers", "play"])
+def test_ctrl_c_stops_a_long_search(command: list[str]) -> None:
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for_cpu(proc.pid, 2.0)         # imports done, searching
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    if command[1] == "-c":
+        assert out == "searching\n" and err.rstrip().endswith("KeyboardInterrupt"), err
+    else:
+        assert proc.returncode == 130 and err.endswith("boardcore: interrupted\n"), err
+
+
+def test_interrupt_stops_the_searches_of_other_threads() -> None:
+    """interrupt(): what an arena does when Ctrl-C reaches it.
+
+    Searches running in worker threads stop with KeyboardInterrupt; the next ones are
+    not affected.
+    """
+    state = boardcore.make("fool", players=4).new_state(seed=1)
+    caught: list[BaseException] = []
+    started = threading.Event()
+
+    def search() -> None:
+        agent = ISMCTSAgent(time_limit=86400, seed=1)
+        started.set()
+        try:
+            agent.act(state)
+        except KeyboardInterrupt as exc:
+            caught.append(exc)
+
+    threads = [threading.Thread(target=search) for _ in range(2)]
+    for t in threads:
+        t.start()
+    started.wait()
+    while not all(t.is_alive() for t in threads):
+        time.sleep(0.01)
+    time.sleep(0.2)
+    _search.interrupt()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads)
+    assert len(caught) == 2
+    assert ISMCTSAgent(200, seed=1).act(state) in state.legal_actions()

@@ -12,6 +12,8 @@ import importlib
 import inspect
 import itertools
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,7 +29,7 @@ HOSTILE: list[object] = [
     {}, object(), np.zeros(3), np.zeros((2, 2), dtype=np.uint8),
     np.zeros((1, 1), dtype=np.int64), np.zeros(0, dtype=np.int64),
 ]
-MODULES = ["_random", "_state", *boardcore.GAMES]
+MODULES = ["_random", "_state", "_search", "_vector", *boardcore.GAMES]
 
 
 def _engine(name: str) -> Any:
@@ -145,23 +147,18 @@ def test_simulate_chunk_checks_its_arrays(name: str) -> None:
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
 def test_set_up_entry_refuses_garbage_fields(name: str) -> None:
+    # EngineConfig.set_up trusts no value: the engine's _fill checks what could overrun
+    # the position struct (the game's positions module checks the rules first).
     game = boardcore.make(name, players=player_counts(name)[0])
-    cls = game.state_class
-    set_up = getattr(cls, "_set_up", None)
-    if set_up is None:     # a game without set-up positions refuses them
-        doc = game.new_state(seed=1).to_dict()
-        with pytest.raises(boardcore.InvalidStateError, match="set-up"):
-            game.state_from_dict({**doc, "setup": game.new_state(seed=1)._fields()})
-        return
     fields = {k: v for k, v in game.new_state(seed=1)._fields().items()}
     rng = random.Random(name)
     for _ in range(300):
         bad = dict(fields)
         key = rng.choice(list(bad))
         bad[key] = rng.choice(HOSTILE + [[99] * 60, [[-5] * 60] * 9, [None] * 36])
-        _call(set_up, (game._engine, game, 1, bad))
-    for args in itertools.product([None, game._engine], [None, game], [None, 1], [None, {}]):
-        _call(set_up, args)
+        _call(game._engine.set_up, (game, 1, bad))
+    for args in itertools.product([None, game], [None, 1], [None, {}]):
+        _call(game._engine.set_up, args)
 
 
 
@@ -180,3 +177,88 @@ def test_a_game_that_lies_about_its_seats_does_not_reach_the_engine(name: str) -
     liar = type("Liar", (type(game),), {"num_players": property(lambda self: 60)})
     with pytest.raises(boardcore.ConfigurationError, match="engine cannot play"):
         liar(players=players)   # its engine configuration is refused (Fool: KeyError once)
+
+
+# -- every method of every compiled class, through its class, with a wrong ``self`` -----
+# issue 22.1: ``type(state).explain(None, 0)`` segfaulted (a method bound without a check
+# of ``self``).  Run in a fresh interpreter, so that a crash fails this test alone.
+
+CLASS_WALK = r"""
+import importlib
+import inspect
+import pkgutil
+
+import numpy as np
+
+import boardcore
+import boardcore._engine
+
+modules = [importlib.import_module(f"boardcore._engine.{m.name}")
+           for m in pkgutil.iter_modules(boardcore._engine.__path__)
+           if m.name != "_cyutility"]
+classes = [obj for mod in modules for obj in vars(mod).values()
+           if isinstance(obj, type) and obj.__module__ == mod.__name__]
+# One object of every class that can be made, as a self of the wrong class.
+objects = [None, 0, "x", object(), b"\0" * 4096]
+for name in boardcore.GAMES:
+    game = boardcore.make(name, players=type(boardcore.make(name, players=4)).min_players)
+    objects += [game._engine, game.new_state(seed=1)]
+from boardcore._engine import _search, _vector
+searcher = _search.Searcher("greedy", None, None, 0, 1)
+objects += [_search.Work(), searcher]
+objects.append(_vector.Batch(objects[5], 2, 1, 0, searcher))
+arguments = [(), (None,), (0,), (-1, -1), ("x", "y", "z"), (2**70,), (np.zeros(3),),
+             (objects[6],), (objects[7], 0, {}), (None,) * 8]
+calls = 0
+for cls in classes:
+    members = {}
+    for klass in reversed(cls.__mro__[:-1]):          # its own and its compiled bases'
+        members.update(vars(klass))
+    for name, member in sorted(members.items()):
+        if name in ("__new__", "__init_subclass__", "__subclasshook__", "__doc__"):
+            continue
+        for wrong in objects:
+            if isinstance(wrong, cls):
+                continue
+            if hasattr(member, "__get__") and not callable(member):   # a property
+                try:
+                    member.__get__(wrong, cls)
+                except Exception:
+                    pass
+                calls += 1
+                continue
+            fn = getattr(cls, name, None)
+            if not callable(fn):
+                continue
+            static = isinstance(member, staticmethod)
+            for args in arguments:
+                try:
+                    fn(*args) if static else fn(wrong, *args)
+                except Exception:
+                    pass
+                calls += 1
+print("calls", calls, "classes", len(classes))
+"""
+
+
+def test_every_compiled_method_refuses_a_wrong_self() -> None:
+    done = subprocess.run([sys.executable, "-c", CLASS_WALK], capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    calls, classes = done.stdout.split()[1::2]
+    assert int(classes) >= 9 and int(calls) > 10_000, done.stdout
+
+
+def test_a_configuration_keeps_its_kernel() -> None:
+    # issue 22.3: calling __init__ again with another game's state class and a bad blob
+    # raised ValueError, but had already swapped in that game's kernel.
+    game = boardcore.make("rummikub_junior", players=2)
+    j4f = boardcore.make("just4fun", players=2).state_class
+    for args in [(j4f, b"x"), (j4f, bytes(game._engine.num_actions)), (None, None), ()]:
+        try:
+            game._engine.__init__(*args)
+        except Exception:
+            pass
+    state = game.new_state(seed=1)
+    assert type(state) is game.state_class
+    assert state.rollout(seed=2) is not None and state.to_dict()["game"] == "rummikub_junior"

@@ -35,9 +35,10 @@ def _needs_extra(name: str) -> None:
         if name == prefix or name.startswith(prefix + "."):
             pytest.importorskip(module, reason=f"{name} needs {module}")
 #: Modules that need no example: private helpers, the rules pages' loader, and each
-#: game's drawing and explaining module (shown through state.svg() and state.explain()).
+#: game's moves, picture and set-up modules (shown through state.explain(), state.svg()
+#: and state_from_dict()).
 NO_EXAMPLE = re.compile(r"boardcore\.(\w+\.)*_\w+|boardcore\.rules|"
-                        r"boardcore\.(moves|pictures)\.\w+")
+                        r"boardcore\.\w+\.(moves|picture|positions)")
 
 
 def _run(tests: list[doctest.DocTest]) -> int:

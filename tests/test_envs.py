@@ -200,6 +200,20 @@ def test_gymnasium_illegal_actions() -> None:
         boardcore.envs.BoardcoreEnv("just4fun", opponents=object())
 
 
+def test_gymnasium_illegal_actions_lose_in_every_integer_form() -> None:
+    """``illegal_action="lose"`` covers every form ``apply`` reads an action in."""
+    env = gymnasium.make("boardcore/Just4Fun-v1", players=2).unwrapped
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    for form in (illegal, np.int64(illegal), np.uint16(illegal), np.array(illegal),
+                 np.array(illegal, dtype=np.int8 if illegal < 128 else np.int32), 10**30):
+        env.reset(seed=1)
+        before = env.state.to_dict()
+        _, reward, terminated, _, info = env.step(form)
+        assert (reward, terminated, info) == (-1.0, True, {"illegal_action": True}), form
+        assert env.state.to_dict() == before
+
+
 def test_gymnasium_agent_objects_and_pickling() -> None:
     from boardcore.agents import ISMCTSAgent
 

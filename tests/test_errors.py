@@ -18,12 +18,14 @@ import pytest
 
 import boardcore
 from boardcore import (
+    BoardcoreError,
     ConfigurationError,
     IllegalActionError,
     InvalidStateError,
     NotationError,
 )
 from tests.conftest import player_counts, random_walk
+from tests.fuzz._harness import check_refusal
 
 HOSTILE = [None, -1, 2**70, -(2**70), "3", 3.0, True, False, b"3", [3], {3: 3}, object(),
            float("nan"), 1j]
@@ -82,7 +84,7 @@ def test_notation_refuses_garbage(name: str) -> None:
 def test_view_refuses_garbage(name: str) -> None:
     state = midgame(name)
     for bad in HOSTILE + [state.game.num_players]:
-        with pytest.raises((TypeError, ValueError)):
+        with pytest.raises((TypeError, ConfigurationError)):
             state.view(bad)
 
 
@@ -91,9 +93,9 @@ def test_rollout_and_new_state_refuse_bad_seeds(name: str) -> None:
     state = midgame(name)
     before = state.to_dict()
     for bad in ("1", 1.5, True, -1, 2**64, [1]):
-        with pytest.raises((TypeError, ValueError)):
+        with pytest.raises((TypeError, ConfigurationError)):
             state.rollout(seed=bad)
-        with pytest.raises((TypeError, ValueError)):
+        with pytest.raises((TypeError, ConfigurationError)):
             state.game.new_state(seed=bad)
     assert state.to_dict() == before
 
@@ -186,12 +188,12 @@ def test_simulate_refuses_garbage() -> None:
         with pytest.raises(TypeError):
             boardcore.simulate(game, 3, seed=1, workers=bad)
     for bad in (0, -1):
-        with pytest.raises(ValueError):
+        with pytest.raises(ConfigurationError):
             boardcore.simulate(game, bad, seed=1)
-        with pytest.raises(ValueError):
+        with pytest.raises(ConfigurationError):
             boardcore.simulate(game, 3, seed=1, workers=bad)
     for bad in (-1, 2**64, 1.5, "1"):
-        with pytest.raises((TypeError, ValueError)):
+        with pytest.raises((TypeError, ConfigurationError)):
             boardcore.simulate(game, 3, seed=bad)
     with pytest.raises(TypeError):
         boardcore.simulate("just4fun", 3, seed=1)  # type: ignore[arg-type]
@@ -279,7 +281,7 @@ def test_a_method_handed_a_deep_or_huge_value_refuses_it_briefly(name: str) -> N
     before = state.to_dict()
     for value in (_deep(), [0] * 1_000_000, 10**5000):
         for call in (state.apply, state.action_to_str, state.view, state.parse_action):
-            with pytest.raises((TypeError, ValueError)) as info:   # BoardcoreErrors too
+            with pytest.raises((TypeError, BoardcoreError)) as info:
                 call(value)
             assert len(str(info.value)) < 1000, str(info.value)[:300]
     assert state.to_dict() == before
@@ -343,3 +345,36 @@ def test_impossible_positions_do_not_load(name: str, players: int, impossible: A
     doc = game.new_state(seed=1).to_dict()
     with pytest.raises(InvalidStateError, match="not the position"):
         game.state_from_dict({**doc, **impossible(doc)})
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_every_refusal_is_a_type_error_or_a_boardcore_error(name: str) -> None:
+    # The one contract of docs/api.md, "Errors", checked as the fuzz harnesses check it
+    # (tests/fuzz/_harness.check_refusal): never a plain ValueError, RuntimeError,
+    # OverflowError ... from any public call of a state or its game, whatever it is fed.
+    state = midgame(name)
+    game = state.game
+    before = state.to_dict()
+    snapshot = state.snapshot()
+    calls: dict[str, Callable[[Any], object]] = {
+        "apply": lambda v: state.copy().apply(v), "action_to_str": state.action_to_str,
+        "parse_action": state.parse_action, "view": state.view, "text": state.text,
+        "svg(size)": lambda v: state.svg(size=v), "svg(perspective)": lambda v: state.svg(
+            perspective=v), "observation": state.observation, "explain": state.explain,
+        "rollout": lambda v: state.copy().rollout(seed=v), "new_state": game.new_state,
+        "state_from_dict": game.state_from_dict,
+        "make(players)": lambda v: boardcore.make(name, players=v),
+        "make(start_player)": lambda v: boardcore.make(name, players=game.num_players,
+                                                       start_player=v),
+        "replay": boardcore.replay,
+        "game.view": lambda v: game.view(snapshot, v),
+        "game.parse_action": lambda v: game.parse_action(snapshot, v),
+    }
+    for what, call in calls.items():
+        for bad in [*HOSTILE, *HOSTILE_TEXT, game.num_players, game.num_actions, 10**9,
+                    {"game": name}]:
+            try:
+                call(bad)
+            except Exception as exc:
+                check_refusal(exc, f"{what}({bad!r})")
+    assert state.to_dict() == before

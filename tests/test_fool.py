@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 import math
@@ -745,16 +746,16 @@ def test_engine_set_up_refuses_values_that_do_not_fit() -> None:
     good = {"round": 1, "dealer": 3, "leader": 0, "fools": [], "trick": [],
             "hands": [[0], [1], [2], [3]], "scores": [0] * 4, "plus10": [0] * 4,
             "rng": [1, 2, 3, 4]}
-    assert FoolState._set_up(game._engine, game, 5, good).current_player == 0
+    assert game._engine.set_up(game, 5, good).current_player == 0
     for key, bad in [("round", 0), ("leader", 4), ("fools", [0, 1]), ("trick", [[0, 83]]),
                      ("trick", [[9, 0]]), ("trick", [[0, 0]] * 4), ("hands", [[0]] * 3),
                      ("hands", [[82] * 7, [], [], []]), ("scores", [2**40] * 4),
                      ("plus10", [300] * 4), ("rng", [0, 0, 0, 0]), ("rng", [2**64] * 4),
                      ("hands", None), ("fools", "0")]:
         with pytest.raises(InvalidStateError, match="does not fit"):
-            FoolState._set_up(game._engine, game, 5, {**good, key: bad})
+            game._engine.set_up(game, 5, {**good, key: bad})
     with pytest.raises(TypeError):
-        FoolState._set_up(boardcore.make("just4fun", players=4)._engine, game, 5, good)
+        game._engine.set_up(game, 5, None)
 
 
 @pytest.mark.parametrize(
@@ -1040,15 +1041,39 @@ def test_explain_names_the_trick_winner_the_fool_and_the_round_score() -> None:
                              trick=((0, "R5"),), winner=None, fools=frozenset(),
                              round_over=False, gains=(0, 0, 0, 0), game_over=False)
     play(state, "R5", "R9")
-    last = state.explain(card("R3"))
-    assert last == FoolMove(player=2, move="R3", lead_colour="red", void=None,
-                            trick=((0, "R5"), (1, "R9"), (2, "R3")), winner=1,
-                            fools=frozenset({2}), round_over=True, gains=(10, -3, -6, -17),
-                            game_over=False)
+    # Before the card is down, seat 2 knows its own score (-6 for G6) and seat 0's (+10,
+    # its hand is empty), not the cards seats 1 and 3 are left holding.
+    told = state.explain(card("R3"))
+    last = FoolMove(player=2, move="R3", lead_colour="red", void=None,
+                    trick=((0, "R5"), (1, "R9"), (2, "R3")), winner=1,
+                    fools=frozenset({2}), round_over=True, gains=(10, -3, -6, -17),
+                    game_over=False)
+    assert told == dataclasses.replace(last, gains=(10, None, -6, None), game_over=None)
     play(state, "R3")
     assert state.last_move == last
     # What the move tells never shows the new deal.
     assert "G" not in "".join(c for _s, c in last.trick if c != "R")
+
+
+def test_explain_of_a_round_ending_card_shows_no_hidden_hand() -> None:
+    # issue 22.10: two positions seat 2 sees alike explain alike, though seats 1 and 3
+    # hold their cards the other way round (so the round's end scores them otherwise).
+    told = []
+    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
+                  [["R5"], ["R9", "G8"], ["R3", "G6"], ["G3", "G9"]]):
+        state = position(hands=hands, fools=(3,))
+        play(state, "R5", "R9")
+        told.append((state.view(2), state.explain(card("R3"))))
+    assert told[0] == told[1]
+    # The end of the game, too: seat 3's -70 ends it only with 10 or more in its hand.
+    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
+                  [["R5"], ["R9", "G9"], ["R3", "G6"], ["G3", "G8"]]):
+        state = position(hands=hands, fools=(3,), scores=[0, 0, 0, -70], round=3, dealer=1,
+                         plus10=[0, 0, 0, 0])
+        play(state, "R5", "R9")
+        assert state.explain(card("R3")).game_over is None
+        play(state, "R3")
+        assert state.last_move is not None and state.last_move.game_over
 
 
 def test_explain_a_void_a_wild_lead_and_the_end_of_the_game() -> None:
@@ -1099,3 +1124,28 @@ def test_picture_of_a_known_position() -> None:
     assert "last trick" in texts and "wins" in texts
     assert "seat 2 played R3; seat 1 takes the trick, Fool: seat 2; round scored; " \
         "seat 1 to play" in texts
+
+
+def test_reference_replays_the_golden_playthroughs() -> None:
+    import json
+
+    from tests import golden
+    from tests.conftest import HEADER
+    from tests.reference import fool as ref
+
+    paths = sorted(golden.DATA.glob("fool_playthrough_*.json"))
+    assert len(paths) >= 3
+    parse = {ref.name(kind): kind for kind in range(len(ref.CARDS))}
+    for path in paths:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        oracle = ref.FoolRef(doc["players"], doc["seed"], **doc["options"])
+        oracle.rollout(doc["player_seed"])
+        assert [ref.name(a) for a in oracle.history] == doc["actions"]
+        assert oracle.scores == doc["outcome"]["scores"]
+        assert sorted(oracle.winners()) == doc["outcome"]["winners"]
+        final = {k: v for k, v in doc["final"].items() if k not in HEADER}
+        assert oracle.to_dict() == final
+        replayed = ref.FoolRef(doc["players"], doc["seed"], **doc["options"])
+        for text in doc["actions"]:
+            replayed.apply(parse[text])
+        assert replayed.to_dict() == final

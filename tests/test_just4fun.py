@@ -467,13 +467,13 @@ def test_engine_set_up_refuses_what_would_overrun_the_struct() -> None:
     # read below its bottom).
     game = Just4Fun(players=2)
     good = {**game.new_state(seed=1)._fields(), "owners": [-1] * 36, "current_player": 0}
-    assert Just4FunState._set_up(game._engine, game, 1, good).current_player == 0
+    assert game._engine.set_up(game, 1, good).current_player == 0
     unsorted = [sorted(good["hands"][0], reverse=True), good["hands"][1]]
     assert unsorted[0] != good["hands"][0]
     empty = {"draw_pile": [], "discard_pile": good["draw_pile"]}
     for bad in [{**good, "hands": unsorted}, {**good, **empty}]:
         with pytest.raises(InvalidStateError, match="does not fit"):
-            Just4FunState._set_up(game._engine, game, 1, bad)
+            game._engine.set_up(game, 1, bad)
 
 
 def test_str_shows_stacks_and_locks() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -25,8 +27,24 @@ def test_explain_is_last_move(name: str) -> None:
             told = state.explain(action)
             assert state.to_dict() == before        # explaining changes nothing
             state.apply(action)
-            assert state.last_move == told
+            assert _agrees(told, state.last_move)
             assert told.player in range(players)
+
+
+def _agrees(told: Any, last: Any) -> bool:
+    """Whether ``explain`` before a move said what ``last_move`` says after it.
+
+    It may leave out (``None``) what the mover could not know before it: a Fool round's
+    end (its ``gains`` and ``game_over``).
+    """
+    def known(name: str, a: object, b: object) -> bool:
+        if name == "gains":
+            return all(x is None or x == y for x, y in zip(a, b))  # type: ignore[call-overload]
+        return a == b or (name == "game_over" and a is None)
+
+    return type(told) is type(last) and all(
+        known(f.name, getattr(told, f.name), getattr(last, f.name))
+        for f in dataclasses.fields(told))
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)

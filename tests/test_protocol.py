@@ -311,7 +311,7 @@ def test_undo_back_to_a_set_up_position(name: str) -> None:
 def _bounds(name: str) -> dict[str, Any]:
     """A set-up position's fields at the set-up reader's bounds, which play goes past."""
     if name == "fool":
-        from boardcore.fool import _ROUND_MAX as rnd
+        from boardcore._engine.fool import ROUND_MAX as rnd
         return {"round": rnd, "dealer": (rnd + 2) % 4, "leader": (rnd - 1) % 4}
     from boardcore.rummikub_junior import STARS_MAX, STARS_TOTAL
     return {"stars": [STARS_MAX] * 2, "bank": STARS_TOTAL - 2 * STARS_MAX}

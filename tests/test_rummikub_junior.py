@@ -27,8 +27,7 @@ from boardcore import (
 )
 from boardcore._engine import _search
 from boardcore.pictures import HIGHLIGHT
-from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorView
-from boardcore.values import RummikubJuniorMove
+from boardcore.rummikub_junior import RummikubJunior, RummikubJuniorMove, RummikubJuniorView
 from tests.conftest import HEADER, set_up
 from tests.reference import rummikub_junior as ref
 from tests.reference._rng import Rng
@@ -148,8 +147,8 @@ def test_K3_runs_stay_within_one_to_ten() -> None:
     assert new_runs(state) == ["new J(K8) K9 K10"]
     state = position(["R1 R2 R3", "K1"], ("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10",))
     assert not any(t.startswith("extend 0") for t in legal_texts(state))
-    with pytest.raises(IllegalActionError, match="cannot be written here"):
-        state.action_to_str(2 + 0 + 1)  # extend run 0 left with a joker
+    # Extending run 0 left with a joker: no tile could go there, written with "*".
+    assert state.action_to_str(2 + 0 + 1) == "extend 0 left J(*)"
 
 
 # -- K4: the deal -----------------------------------------------------------------------
@@ -509,14 +508,19 @@ def test_bad_notation_raises(text: str, match: str) -> None:
         state.parse_action(text)
 
 
-def test_notation_of_an_extension_needs_room_on_the_table() -> None:
+def test_notation_of_an_extension_without_room_on_the_table() -> None:
+    # Every action in range has a notation: an extension no table position decides
+    # writes its tile "*" (it can never be legal here), and reads back anywhere.
     state = position(["R1 R2 R3 K9", "K1"], ("B1 B2 B3",))
     with pytest.raises(NotationError, match="no room"):
         state.parse_action("extend 0 left B0")
-    with pytest.raises(IllegalActionError, match="cannot be written here"):
-        state.action_to_str(2)  # extend run 0 left: B1 is its first number
-    with pytest.raises(IllegalActionError, match="cannot be written here"):
-        state.action_to_str(2 + 4 * 5)  # no run 5
+    assert state.action_to_str(2) == "extend 0 left *"   # B1 is run 0's first number
+    assert state.action_to_str(2 + 4 * 5 + 3) == "extend 5 right J(*)"   # no run 5
+    assert state.action_to_str(2 + 3) == "extend 0 right J(B4)"
+    for a in range(2, 58):
+        assert state.parse_action(state.action_to_str(a)) == a
+        text = state.action_to_str(a).rsplit(" ", 1)[0]
+        assert state.parse_action(text + (" J(*)" if a % 2 else " *")) == a
     for bad in (None, "2", 2.0, True):
         with pytest.raises(TypeError):
             state.action_to_str(bad)
@@ -944,3 +948,151 @@ def test_picture_marks_a_pass_and_the_end() -> None:
     words = " ".join(t for t, _ in _svg_texts(state.svg()))
     assert "over (seat 1 went out): seat 1 won" in words and "seat 1 won" in words
     assert "and went out, +2 stars" in words
+
+
+RANDOM_POSITIONS = 3000
+RANDOM_POSITIONS_SLOW = 30000
+
+
+# ---------------------------------------------------------------------------------
+# Move generation on random racks and tables, far from where random games go.
+# ---------------------------------------------------------------------------------
+
+def random_position(rng: Rng, players: int) -> dict[str, Any] | None:
+    """A random legal-looking position.
+
+    Random runs on the table (jokers anywhere), a rack of 1..20 tiles often holding
+    jokers, random turn flags and stars; None when the table took so many tiles that
+    the racks cannot be filled.
+    """
+    tiles = ref.TILES[:40] + ["J"] * 4
+    rng.shuffle(tiles)
+    free = set(ref.TILES[:40])
+    jokers_free = 4
+    table = []
+    for _ in range(rng.bounded(10)):
+        colour = ref.COLOURS[rng.bounded(4)]
+        length = 3 + rng.bounded(8)
+        lo = 1 + rng.bounded(11 - length)
+        words = []
+        for i in range(length):
+            tile = f"{colour}{lo + i}"
+            if tile in free and rng.bounded(4):
+                words.append(tile)
+            else:
+                words.append(f"J({tile})")
+        jokers = sum(w.startswith("J(") for w in words)
+        if jokers > jokers_free or jokers == length:
+            continue
+        table.append(" ".join(words))
+        free -= set(words)
+        jokers_free -= jokers
+    rest = [t for t in tiles if t in free]
+    if len(rest) + jokers_free < players:
+        return None
+    if rng.bounded(2):
+        rest = ["J"] * jokers_free + rest  # the first rack takes every free joker
+    else:
+        for _ in range(jokers_free):
+            rest.insert(rng.bounded(len(rest) + 1), "J")
+    size = 1 + rng.bounded(min(20, len(rest) - (players - 1)))
+    racks = [rest[:size]]
+    rest = rest[size:]
+    for q in range(players - 1):
+        k = 1 + rng.bounded(min(5, len(rest) - (players - 2 - q)))
+        racks.append(rest[:k])
+        rest = rest[k:]
+    pool = rest if rng.bounded(4) else []
+    if not pool:
+        racks[-1] += rest
+    current = rng.bounded(players)
+    racks = racks[players - current:] + racks[:players - current]
+    racks = [sorted(r, key=ref.ORDER.__getitem__) for r in racks]
+    laid = rng.bounded(2) == 1
+    pending = laid and "J" in racks[current] and rng.bounded(3) == 0
+    stars = [rng.bounded(30) for _ in range(players)]
+    return {
+        "game": "rummikub_junior", "rules_version": 1, "players": players,
+        "options": {"start_player": 0}, "seed": 0,
+        "current_player": current, "racks": racks, "stars": stars,
+        "bank": 56 - sum(stars), "table": table, "pool": pool,
+        "laid_this_turn": laid, "joker_pending": pending,
+        "passes": 0 if pool else rng.bounded(players), "went_out": None,
+        "rng": [1, 2, 3, 4], "history": [],
+    }
+
+
+def positions(count: int, salt: int) -> Any:
+    rng = Rng(salt)
+    games = {n: boardcore.make("rummikub_junior", players=n) for n in (2, 3, 4)}
+    made = 0
+    while made < count:
+        players = 2 + rng.bounded(3)
+        d = random_position(rng, players)
+        if d is None:
+            continue
+        model = ref.RummikubJuniorRef.from_dict(d)
+        try:
+            state = set_up(games[players], d)
+        except InvalidStateError:
+            # Only a pending joker with no place may be refused (K5c).
+            assert d["joker_pending"] and model.legal_actions() == []
+            continue
+        made += 1
+        yield state, model
+
+
+def _position(state: Any) -> dict[str, Any]:
+    """``state.to_dict()`` past its header, without the set-up position it started from."""
+    header = ("game", "rules_version", "players", "options", "seed", "setup")
+    return {k: v for k, v in state.to_dict().items() if k not in header}
+
+
+def check_position(state: Any, model: ref.RummikubJuniorRef, rng: Rng) -> None:
+    legal = state.legal_actions()
+    assert legal == model.legal_actions(), str(state)
+    for a in legal:
+        assert state.parse_action(state.action_to_str(a)) == a
+    # The successors of a few legal actions agree too.
+    for _ in range(min(3, len(legal))):
+        a = legal[rng.bounded(len(legal))]
+        twin, other = state.copy(), model.copy()
+        twin.apply(a)
+        other.apply(a)
+        assert _position(twin) == other.to_dict()
+
+
+def test_move_generation_matches_reference_on_random_positions() -> None:
+    rng = Rng(5)
+    for state, model in positions(RANDOM_POSITIONS, 17):
+        check_position(state, model, rng)
+
+
+@pytest.mark.slow
+def test_move_generation_matches_reference_on_many_random_positions() -> None:
+    rng = Rng(6)
+    for state, model in positions(RANDOM_POSITIONS_SLOW, 18):
+        check_position(state, model, rng)
+
+
+def test_reference_generator_is_the_brute_force_over_every_action() -> None:
+    """The reference's generator = trying every one of the 9,858 actions."""
+    for state, model in positions(150, 23):
+        brute = [a for a in range(ref.NUM_ACTIONS) if model.is_legal(a)]
+        assert model.legal_actions() == brute
+        assert state.legal_actions() == brute
+
+
+def test_apply_accepts_exactly_the_generated_actions() -> None:
+    """Apply's own legality check agrees with legal_actions on every action id."""
+    for state, _ in positions(12, 29):
+        legal = set(state.legal_actions())
+        before = state.to_dict()
+        for a in range(state.game.num_actions):
+            twin = state.copy()
+            if a in legal:
+                twin.apply(a)
+            else:
+                with pytest.raises(IllegalActionError):
+                    twin.apply(a)
+                assert twin.to_dict() == before

@@ -583,15 +583,12 @@ def test_illegal_action_message_names_the_legal_moves() -> None:
 
 
 def test_card_code_checks_its_input() -> None:
-    from boardcore.moves.three_or_more import card_code
+    from boardcore.three_or_more.moves import card_code
 
     assert card_code("RRG") == 1 and card_code("YYY") == 63
-    for bad in ("RR", "RRGG", "rrg", "RXG", ""):
-        with pytest.raises(ValueError, match="3 of the letters"):
+    for bad in ("RR", "RRGG", "rrg", "RXG", "", None, 3, b"RRG"):
+        with pytest.raises(NotationError, match="3 of the letters"):
             card_code(bad)
-    for wrong in (None, 3, b"RRG"):
-        with pytest.raises(TypeError):
-            card_code(wrong)
 
 
 def test_the_position_is_small_enough_for_an_inline_struct_copy() -> None:
@@ -787,7 +784,7 @@ def test_set_up_a_hand_drawn_position() -> None:
 
 
 def _code(card: str) -> int:
-    from boardcore.moves.three_or_more import card_code
+    from boardcore.three_or_more.moves import card_code
 
     return card_code(card)
 
@@ -1052,7 +1049,7 @@ def test_picture_of_a_known_position() -> None:
     import xml.etree.ElementTree as ET
 
     from boardcore.pictures import HIGHLIGHT
-    from boardcore.pictures.three_or_more import COLOURS
+    from boardcore.three_or_more.picture import COLOURS
 
     state = scripted(3, "GRB", ["RBB@right", "YGY@left", "BGB@right"])
     assert HIGHLIGHT not in state.svg()
@@ -1076,3 +1073,15 @@ def test_picture_of_a_known_position() -> None:
     cairosvg = pytest.importorskip("cairosvg")
     png = cairosvg.svg2png(bytestring=state.svg(size=600).encode())
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_differential_single_colour_decks_longest_lines() -> None:
+    # Against the reference: every square red (or nearly), so lines of 12 in every
+    # direction and the highest scores.
+    from boardcore.simulate import derive_seed
+    from tests.test_differential import play_side_by_side
+
+    for i in range(30):
+        deck = ["RRR"] * 48 if i % 2 else ["RRR"] * 40 + ["RGR", "GRG"] * 4
+        play_side_by_side("three_or_more", 2 + i % 3, {"deck": deck, "allow_rotation": i % 3 == 0},
+                          derive_seed(2024, 0, i), derive_seed(2024, 1, i))

@@ -33,6 +33,16 @@ ARGUMENTS = {
     "text": "0",
     "svg": "",
 }
+# The game's side of a position: each takes the state's snapshot.
+GAME_ARGUMENTS = {
+    "view": "state.snapshot(), 0",
+    "fields": "state.snapshot()",
+    "text": "state.snapshot(), None",
+    "action_to_str": "state.snapshot(), 0",
+    "parse_action": "state.snapshot(), 'x'",
+    "explain": "state.snapshot(), state.snapshot(), 0, played=True",
+    "draw": "state.snapshot(), None, None",
+}
 # Members whose revealed type may mention numpy's own ``Any`` (its shape parameter).
 NUMPY_ANY = re.compile(r"ndarray\[tuple\[Any, \.\.\.\]")
 
@@ -51,24 +61,28 @@ def _consumer(name: str) -> tuple[str, list[str]]:
         f"game = boardcore.make({name!r}, players={game.num_players})",
         "state = game.new_state(seed=1)",
         "view = state.view(0)",
+        "snapshot = state.snapshot()",
         "reveal_type(game)",
         "reveal_type(state)",
         "reveal_type(view)",
+        "reveal_type(snapshot)",
     ]
-    labels = ["make", "new_state", "view"]
-    for var, obj in (("game", game), ("state", state)):
+    labels = ["make", "new_state", "view", "snapshot"]
+    for var, obj, arguments in (("game", game, {**ARGUMENTS, **GAME_ARGUMENTS}),
+                                ("state", state, ARGUMENTS)):
         for member in _members(obj):
             if member in ("__deepcopy__",) and var == "game":
                 continue
             attr = getattr(obj, member)
             expr = f"{var}.{member}"
-            if callable(attr):
-                expr += f"({ARGUMENTS.get(member, '')})"
+            if callable(attr) and not isinstance(attr, type):
+                expr += f"({arguments.get(member, '')})"
             lines.append(f"reveal_type({expr})")
             labels.append(f"{name}: {var}.{member}")
-    for f in dataclasses.fields(view):
-        lines.append(f"reveal_type(view.{f.name})")
-        labels.append(f"{name}: view.{f.name}")
+    for var, value in (("view", view), ("snapshot", state.snapshot())):
+        for f in dataclasses.fields(value):
+            lines.append(f"reveal_type({var}.{f.name})")
+            labels.append(f"{name}: {var}.{f.name}")
     return "\n".join(lines) + "\n", labels
 
 

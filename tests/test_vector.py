@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import gc
 import inspect
 import pickle
 import random
@@ -13,8 +15,9 @@ import numpy as np
 import pytest
 
 import boardcore
-from boardcore._engine import _vector
-from boardcore.errors import IllegalActionError
+from boardcore._engine import _search, _vector
+from boardcore.agents import agent_from_string
+from boardcore.errors import ConfigurationError, IllegalActionError
 from tests.conftest import player_counts
 
 
@@ -81,7 +84,7 @@ def test_self_play_follows_the_states(name: str) -> None:
 
 def test_episodes_are_the_states_of_derived_seeds() -> None:
     """Episode e of game i is new_state(derive_seed(seed, 4, i << 32 | e)), played out."""
-    from boardcore._engine._state import derive_seed
+    from boardcore._engine._random import derive_seed
 
     game = boardcore.make("just4fun", players=3)
     env = boardcore.VectorEnv(game, 3, seed=11)
@@ -188,11 +191,22 @@ def test_arguments_are_checked() -> None:
     with pytest.raises(TypeError):
         boardcore.VectorEnv("just4fun", 2, seed=1)  # type: ignore[arg-type]
     for kwargs in ({"opponents": "chess"}, {"opponents": "ismcts:0"}, {"threads": 0},
-                   {"opponents": "random", "seat": 2}, {"seed": -1}):
-        with pytest.raises(ValueError):
+                   {"opponents": "random", "seat": 2}, {"opponents": "Greedy"},
+                   {"opponents": " greedy"}, {"opponents": "ismcts:1_000"},
+                   {"opponents": "ismcts:0.5s"},       # a trajectory must not need a clock
+                   # seat -1 is not self-play in disguise (nor is any seat out of range)
+                   {"opponents": "greedy", "seat": -1}, {"opponents": "greedy", "seat": 2**64},
+                   {"seat": -1}, {"seat": 2}):
+        with pytest.raises(ConfigurationError):
             boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
-    for n in (0, -3):
-        with pytest.raises(ValueError):
+    for kwargs in ({"opponents": 3}, {"opponents": "greedy", "seat": "1"},
+                   {"opponents": "greedy", "seat": 1.0}, {"threads": "2"}):
+        with pytest.raises(TypeError):
+            boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        boardcore.VectorEnv(game, 2, seed=-1)
+    for n in (0, -3, 2**20 + 1, 2**70):
+        with pytest.raises(ConfigurationError):
             boardcore.VectorEnv(game, n, seed=1)
     env = boardcore.VectorEnv(game, 2, seed=1)
     for early in (lambda: env.step(np.zeros(2, dtype=np.int64)), lambda: env.random_actions(1),
@@ -203,11 +217,39 @@ def test_arguments_are_checked() -> None:
         pickle.dumps(env)
 
 
+def test_opponents_are_the_agents_of_agent_from_string() -> None:
+    """One parser, one set of defaults: the opponents are the agents of their name."""
+    from boardcore.vector import _opponents
+
+    for name in ("random", "greedy", "flat", "flat:7", "ismcts", "ismcts:30"):
+        agent = agent_from_string(name, seed=0)
+        searcher = _opponents(name)
+        assert searcher is not None
+        assert (searcher.kind, searcher.budget, searcher.exploration) == \
+            (agent._searcher.kind, agent._searcher.budget, agent._searcher.exploration)
+    assert _opponents("ismcts").budget == 1000 and _opponents("flat").budget == 200
+
+
+def test_a_vector_env_is_neither_copied_nor_pickled() -> None:
+    """A VectorEnv refuses to be copied.
+
+    A copy would share the original's games and threads: closing it (when it is
+    collected) would stop the original's pool.
+    """
+    env = _env("just4fun", 4, seed=1, threads=2)
+    env.reset()
+    for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot be copied"):
+            attempt(env)
+    gc.collect()
+    env.step(env.random_actions(1))         # the pool still runs
+
+
 def test_batch_survives_hostile_calls() -> None:
     """The compiled batch refuses wrong arrays, out-of-range games and early calls."""
     game = boardcore.make("just4fun", players=2)
-    batch = _vector.Batch(game._engine, 3, 1, -1, 0, 0, 0.0)
-    worker = _vector.Worker(100, 0)
+    batch = _vector.Batch(game._engine, 3, 1, -1, None)
+    worker = _search.Work()
     arrays = [np.zeros((3, batch.observation_size), np.float32),
               np.zeros((3, batch.num_actions), np.int8), np.zeros((3, 2), np.float32),
               np.zeros(3, np.uint8), np.zeros(3, np.int32)]
@@ -231,8 +273,6 @@ def test_batch_survives_hostile_calls() -> None:
     for start, stop in ((0, 4), (-1, 3), (2, 1)):
         with pytest.raises(ValueError):
             batch.reset(start, stop, worker)
-    with pytest.raises(ValueError):
-        _vector.Worker(0, 0)
     batch.reset(0, 3, worker)
     with pytest.raises(ValueError):
         batch.check(acts.astype(np.int32))
@@ -254,6 +294,31 @@ def test_batch_survives_hostile_calls() -> None:
                 pass
 
 
+def test_a_worker_fits_any_batch() -> None:
+    """A worker's memory grows to what the batch it serves needs (positions, tree).
+
+    One worker steps a Just4Fun batch, a Fool batch with search opponents, and more.
+    """
+    worker = _search.Work()
+    envs = [_env("just4fun", 3, seed=1, opponents="greedy", seat=1),
+            _env("fool", 3, seed=1, players=4, opponents="ismcts:40", seat=2),
+            _env("three_or_more", 3, seed=1, opponents="flat:2", seat=0)]
+    twins = [_env(e.game.name, 3, seed=1, players=e.game.num_players,
+                  opponents=e.opponents, seat=e.seat) for e in envs]
+    for env in envs:
+        env._batch.reset(0, 3, worker)
+    for twin in twins:
+        twin.reset()
+    for t in range(5):
+        for env, twin in zip(envs, twins, strict=True):
+            actions = twin.random_actions(t)
+            assert env._batch.step(actions, worker) == -1
+            twin.step(actions)
+            assert all(env._batch.state_bytes(i) == twin._batch.state_bytes(i)
+                       for i in range(3))
+    assert worker.capacity == 41 and not worker.busy
+
+
 def test_a_call_takes_its_games_and_its_worker() -> None:
     """While a call works on games without the GIL, no other call touches them.
 
@@ -262,12 +327,12 @@ def test_a_call_takes_its_games_and_its_worker() -> None:
     another worker go on in parallel.
     """
     game = boardcore.make("just4fun", players=2)
-    batch = _vector.Batch(game._engine, 3, 1, 1, 3, 100_000, 0.7)   # ismcts opponents
+    opponents = _search.Searcher("ismcts", 100_000, None, 0.7, 0)
+    batch = _vector.Batch(game._engine, 3, 1, 1, opponents)
     batch.bind(np.zeros((3, batch.observation_size), np.float32),
                np.zeros((3, batch.num_actions), np.int8), np.zeros((3, 1), np.float32),
                np.zeros(3, np.uint8), np.zeros(3, np.int32))
-    size = len(batch.state_bytes(0))
-    busy, free = _vector.Worker(size, 100_001), _vector.Worker(size, 100_001)
+    busy, free = _search.Work(), _search.Work()
     long = threading.Thread(target=batch.reset, args=(0, 2, busy))
     long.start()
     deadline = time.monotonic() + 30

@@ -12,6 +12,8 @@ Everything here reads the *installed* boardcore:
   at the end of its ``## Pictures`` section (a section added at the end of the page
   when it has none).
 * **The rules pages.**  ``_generated/rules/<game>.md`` is ``boardcore rules <game>``.
+* **Lists of games from the registry.**  A toctree line holding ``{game}`` (and
+  ``{title}``) stands for one line per game of ``boardcore.GAMES``, in that order.
 * **Optional pages.**  A page of ``OPTIONAL_PAGES`` is left out (with its toctree line)
   while it cannot be built: the RL guide and the reference of ``boardcore.envs``.
 * **Every public module documented.**  A warning (an error under ``-W``) names any
@@ -38,6 +40,7 @@ from sphinx.util.docutils import SphinxDirective
 
 import boardcore
 import boardcore.rules
+from boardcore._registry import GAME_CLASSES
 
 LOGGER = logging.getLogger(__name__)
 
@@ -50,9 +53,9 @@ OPTIONAL_PAGES = {
 #: The seed of every gallery position.
 SEED = 2026
 #: Public modules that need no reference page: the CLI has its own page; the rules
-#: pages and the per-game drawing and explaining modules are reached through
-#: ``boardcore rules``, ``state.svg()`` and ``state.explain()``.
-UNDOCUMENTED = re.compile(r"boardcore\.(__main__|rules|(moves|pictures)\.\w+)")
+#: pages and each game's moves, picture and set-up modules are reached through
+#: ``boardcore rules``, ``state.explain()``, ``state.svg()`` and ``state_from_dict()``.
+UNDOCUMENTED = re.compile(r"boardcore\.(__main__|rules|\w+\.(moves|picture|positions))")
 
 GENERATED = "_generated"
 
@@ -150,8 +153,7 @@ def position(name: str) -> tuple[Any, int, int]:
 
 
 def _display_name(name: str) -> str:
-    first = boardcore.rules.text(name).splitlines()[0]
-    return first.lstrip("# ").split(" — ")[0].strip()
+    return GAME_CLASSES[name].title
 
 
 #: game -> (title, caption) of its picture, or None when the game draws none yet.
@@ -230,9 +232,17 @@ def leave_out(app: Sphinx, config: Any) -> None:
     config.exclude_patterns.extend(f"{page}.md" for page in missing_pages(app))
 
 
+def each_game(line: str) -> str:
+    """The lines ``line`` stands for: one per game, ``{game}`` and ``{title}`` filled in."""
+    return "".join(line.replace("{game}", name).replace("{title}", cls.title)
+                   for name, cls in GAME_CLASSES.items())
+
+
 def edit_source(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Put each game's picture on its page; drop optional pages that do not exist."""
-    text = source[0]
+    """Put each game's picture on its page, write out the lists of games, and drop
+    optional pages that do not exist."""
+    text = re.sub(r"^.*\{game\}.*\n", lambda m: each_game(m.group(0)), source[0],
+                  flags=re.MULTILINE)
     game = docname.removeprefix("games/")
     if docname.startswith("games/") and game in boardcore.GAMES:
         block = "\n".join(figure(game, link=False))

@@ -54,7 +54,7 @@ cdef inline int _illegal(object action, str allowed) except -1:
 
 
 cdef inline int seat_index(object player, int num_players) except -1:
-    """Return ``player`` as a seat number; TypeError or ValueError otherwise."""
+    """Return ``player`` as a seat number; TypeError or ConfigurationError otherwise."""
     import operator
     if isinstance(player, (bool, float, str, bytes)) or player is None:
         raise TypeError(f"a seat must be an int, not {_quoted(player)}")
@@ -63,7 +63,8 @@ cdef inline int seat_index(object player, int num_players) except -1:
     except TypeError:
         raise TypeError(f"a seat must be an int, not {_quoted(player)}") from None
     if not 0 <= value < num_players:
-        raise ValueError(f"seat {_quoted(player)} is not in range({num_players})")
+        from boardcore.errors import ConfigurationError
+        raise ConfigurationError(f"seat {_quoted(player)} is not in range({num_players})")
     return value
 
 

@@ -63,14 +63,3 @@ cdef inline list hist_list(const hist_t *h):
     """Return the history as a list of ints (``State.history()``)."""
     cdef Py_ssize_t i
     return [h.buf[i] for i in range(h.len)]
-
-
-cdef inline int hist_load(hist_t *h, list actions) except -2:
-    """Append ``actions``, ints already checked to be actions; return -1 if out of memory."""
-    cdef Py_ssize_t i, n = len(actions)
-    if hist_reserve(h, h.len + n) < 0:
-        return -1
-    for i in range(n):
-        h.buf[h.len + i] = actions[i]
-    h.len += n
-    return 0

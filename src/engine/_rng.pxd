@@ -73,9 +73,33 @@ cdef inline void rng_shuffle_u8(rng_t *r, uint8_t *a, int n) noexcept nogil:
         a[j] = tmp
 
 
+# The seed streams: ``derive_seed(seed, stream, index)`` gives item ``index`` of stream
+# ``stream`` of a seed.  Every caller names its stream here, and the numbers are a
+# reproducibility contract (recorded batches, arenas and episodes replay from them):
+# never renumber a stream or reuse one for another purpose; a new use takes a new number.
+# (docs/development.md has the table with each stream's index.)
+cdef enum:
+    # The deal of game g of a batch (simulate, arena), of a PettingZoo episode e.
+    STREAM_GAME = 0
+    # The random player of game g of simulate; a Gymnasium episode's opponents.
+    STREAM_PLAYER = 1
+    # An agent's decision i (each act, policy, values or visits).
+    STREAM_DECISION = 2
+    # 3: free (never given out).
+    # VectorEnv: episode e of game i, index i << 32 | e.
+    STREAM_EPISODE = 4
+    # VectorEnv: game i's opponents' generator.
+    STREAM_OPPONENTS = 5
+    # arena: the agent of seat p of game g, index g * 64 + p.
+    STREAM_ARENA_SEAT = 6
+    # boardcore play: the bot of seat p.
+    STREAM_PLAY_SEAT = 7
+    # boardcore.openspiel: a game's resample i (the seed: the sampler's draw).
+    STREAM_RESAMPLE = 8
+
+
 cdef inline uint64_t derive_seed(uint64_t seed, uint64_t stream, uint64_t index) noexcept nogil:
-    # Independent 64-bit seeds for game `index` of a batch (stream 0: the game's own
-    # chance, stream 1: the random player's choices).
+    # Independent 64-bit seeds, one per (stream, index) of ``seed`` (the streams above).
     cdef uint64_t x = seed ^ (stream * <uint64_t>0xD1B54A32D192ED03ULL)
     splitmix64(&x)
     x ^= index * <uint64_t>0x9E3779B97F4A7C15ULL

@@ -1,25 +1,58 @@
-from typing import final
+from typing import SupportsIndex, final
 
 from boardcore._engine._state import EngineState
 
+KINDS: tuple[str, ...]
 NODE_BYTES: int
 MAX_NODES: int
+BUDGETS: dict[int, tuple[str, int, int]]
+MAX_SECONDS: int
+MAX_EXPLORATION: int
 
 @final
-class Tree:
-    """The node pool of one searcher, kept between moves."""
+class Work:
+    """The memory one caller's decisions work in, reused from call to call."""
 
+    def __new__(cls) -> Work: ...
     @property
     def capacity(self) -> int: ...
+    @property
+    def busy(self) -> bool: ...
 
-def ismcts(
-    state: EngineState,
-    tree: Tree,
-    iterations: int,
-    time_limit: float,
-    exploration: float,
-    seed: int,
-) -> tuple[int, dict[int, int]]: ...
-def flat_monte_carlo(state: EngineState, rollouts: int, seed: int) -> dict[int, float]: ...
-def greedy_gains(state: EngineState, seed: int) -> dict[int, int]: ...
+@final
+class Searcher:
+    """A compiled agent: its kind and settings, its seed and decisions made, its memory."""
+
+    def __init__(
+        self,
+        kind: str,
+        budget: SupportsIndex | None,
+        time_limit: float | None,
+        exploration: float,
+        seed: int,
+        decisions: int = 0,
+    ) -> None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def budget(self) -> int | None: ...
+    @property
+    def time_limit(self) -> float | None: ...
+    @property
+    def exploration(self) -> float: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def last_iterations(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+    @property
+    def work(self) -> Work: ...
+    def act(self, state: EngineState) -> int: ...
+    def values(self, state: EngineState) -> dict[int, float]: ...
+
+def interrupt() -> None: ...
+def final_rewards(state: EngineState) -> list[float]: ...
 def determinize(state: EngineState, seat: int, seed: int) -> EngineState: ...

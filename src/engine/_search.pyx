@@ -1,27 +1,40 @@
-# Search agents, written once over the kernel table: every game at once.
+# The agents, written once over the kernel table: every game at once.
 #
-# All four searches decide for the seat to act from that seat's information only: each
-# sample of the position is a determinization (the kernel's ``determinize`` slot redraws
-# everything that seat cannot see, the state's generator included), so two positions that
-# differ only in hidden parts give the same decisions from the same seed.
+# Four kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo and
+# information-set MCTS.  ``evaluate`` weighs every legal action as a kind does and
+# ``choose`` picks the action it plays; the Python agents (``Searcher``) and the
+# vectorised environments' opponents (``_vector.pyx``) both decide through them.
+#
+# Every kind but the random player decides for the seat to act from that seat's
+# information only: each sample of the position is a determinization (the kernel's
+# ``determinize`` slot redraws everything that seat cannot see, the state's generator
+# included), so two positions that differ only in hidden parts give the same decisions
+# from the same seed.
 #
 # Information-set MCTS (single observer; Cowling, Powley & Whitehouse 2012): each
 # iteration determinizes the root, descends the one tree over the actions legal in that
 # determinization -- UCB with availability counts, ``r/v + c*sqrt(ln(a)/v)`` -- expands one
 # untried action, plays out with the game's compiled random play-out and backs up every
-# seat's result (a win is 1, a shared win 1/k, a loss 0) into the nodes whose move that
-# seat made.  Nodes live in one preallocated array (``node_t``, 32 bytes) that an agent
-# keeps between moves.  The whole search runs without the GIL on private memory.
+# seat's result (``results``) into the nodes whose move that seat made.  Nodes live in
+# one preallocated array (``node_t``, 32 bytes) that the caller keeps between moves.
+#
+# A decision runs without the GIL on private memory (a ``Work``).  A Python caller's
+# decision (``Searcher``) looks every 32 iterations or play-outs at the clock: about
+# every 50 ms it takes the GIL to run the signal handlers (Ctrl-C), and it stops when
+# ``interrupt()`` was called since it began.
 cimport cython
-from libc.math cimport log, sqrt
-from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.math cimport INFINITY, isfinite, log, sqrt
+from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport rng_bounded, rng_seed, rng_t
+from _rng cimport STREAM_DECISION, derive_seed, rng_bounded, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineState
+
+from boardcore.errors import ConfigurationError, IllegalActionError
+from boardcore.values import check_int, quote
 
 cdef extern from *:
     """
@@ -42,52 +55,134 @@ cdef extern from *:
         return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
     }
     #endif
+    /* interrupt() calls so far: a search that sees the count change stops. */
+    static volatile long long boardcore_interrupts = 0;
+    static void boardcore_interrupt(void) { boardcore_interrupts++; }
     """
     long long boardcore_now_ns() noexcept nogil
+    long long boardcore_interrupts
+    void boardcore_interrupt() noexcept nogil
+    # Runs the signal handlers (the main thread only); -1 with their exception set.
+    int run_signal_handlers "PyErr_CheckSignals"() noexcept
 
+
+cdef enum:
+    POOL_NODES = 1 << 20        # MAX_NODES
+    MAX_DEPTH = 4096            # nodes of one descent, at most
+    LOOK_NS = 50_000_000        # how often a Python caller's decision runs the handlers
+    INTERRUPTED_SIGNAL = 1      # a signal handler raised: its exception is pending
+    INTERRUPTED_CALL = 2        # interrupt() was called
+
+
+#: The agent kinds' names, by kind number (``AGENT_*``).
+KINDS = ("random", "greedy", "flat", "ismcts")
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
-#: Nodes a time-limited search may grow to (32 MiB).
-MAX_NODES = 1 << 20
-cdef int MAX_DEPTH = 4096
+#: Nodes a search may grow to (32 MiB): a time limit alone, or more iterations.
+MAX_NODES = POOL_NODES
+#: The budgets' names and ranges, by kind: play-outs per action, iterations.
+BUDGETS = {AGENT_FLAT: ("rollouts", 1, 10_000_000),
+           AGENT_ISMCTS: ("iterations", 1, 100_000_000)}
+#: The longest time limit, in seconds, and the largest UCB constant.
+MAX_SECONDS = 86400
+MAX_EXPLORATION = 100
 
 
-cdef inline void _rewards(const kernel_t *k, const void *s, double *r) noexcept nogil:
-    # A finished game's result per seat: 1 for a sole winner, 1/k for k who share.
-    cdef uint8_t w[MAX_PLAYERS]
-    cdef int p, n = k.num_players(s), count = 0
-    k.winners(s, w)
-    for p in range(n):
-        count += w[p] != 0
-    for p in range(n):
-        r[p] = (1.0 / count) if w[p] and count else 0.0
+@cython.binding(False)      # a method called through the class checks its self
+cdef class Work:
+    """The memory one caller's decisions work in, reused from call to call.
 
+    A ``Searcher`` keeps one, a ``VectorEnv`` one per thread; one call uses it at a time.
+    """
 
-cdef class Tree:
-    """The node pool of one searcher, kept between moves (reused, never shrunk)."""
-
-    cdef node_t *nodes
-    cdef Py_ssize_t cap
-    cdef bint busy
+    def __cinit__(self):
+        self.w.legal = <uint16_t *>malloc(MAX_ACTIONS * sizeof(uint16_t))
+        self.w.moves = <uint16_t *>malloc(MAX_ACTIONS * sizeof(uint16_t))
+        self.w.untried = <uint16_t *>malloc(MAX_ACTIONS * sizeof(uint16_t))
+        self.w.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
+        self.w.path = <int32_t *>malloc(MAX_DEPTH * sizeof(int32_t))
+        self.w.value = <double *>malloc(MAX_ACTIONS * sizeof(double))
+        if (self.w.legal == NULL or self.w.moves == NULL or self.w.untried == NULL
+                or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL):
+            raise MemoryError()
 
     def __dealloc__(self):
-        free(self.nodes)
+        free(self.w.scratch)
+        free(self.w.nodes)
+        free(self.w.legal)
+        free(self.w.moves)
+        free(self.w.untried)
+        free(self.w.visits)
+        free(self.w.path)
+        free(self.w.value)
 
-    cdef int reserve(self, Py_ssize_t n) except -1:
+    cdef bint take(self) noexcept:
+        # Take it for one call; False if another call has it.
+        cdef bint taken
+        with cython.critical_section(self):
+            taken = not self.busy
+            self.busy = True
+        return taken
+
+    cdef int fit(self, size_t state_size, Py_ssize_t nodes) except -1:
+        # Grow it (taken) to positions of ``state_size`` bytes and ``nodes`` tree nodes.
+        cdef char *scratch
         cdef node_t *grown
-        if n <= self.cap:
-            return 0
-        grown = <node_t *>realloc(self.nodes, n * sizeof(node_t))
-        if grown == NULL:
-            raise MemoryError(f"no memory for {n} search nodes")
-        self.nodes = grown
-        self.cap = n
+        if state_size > self.w.state_size:
+            scratch = <char *>realloc(self.w.scratch, 3 * state_size)
+            if scratch == NULL:
+                raise MemoryError()
+            self.w.scratch = scratch
+            self.w.state_size = state_size
+        if nodes > self.w.cap:
+            grown = <node_t *>realloc(self.w.nodes, nodes * sizeof(node_t))
+            if grown == NULL:
+                raise MemoryError(f"no memory for {nodes} search nodes")
+            self.w.nodes = grown
+            self.w.cap = nodes
         return 0
+
+    cdef void give(self) noexcept:
+        # Released inside the critical section, so that the next call to take it also
+        # sees every write this one made (free-threaded builds).
+        with cython.critical_section(self):
+            self.busy = False
 
     @property
     def capacity(self):
-        """Nodes the pool holds now."""
-        return self.cap
+        """Tree nodes the pool holds now (it grows to the largest search, never shrinks)."""
+        return self.w.cap
+
+
+cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil:
+    """The nodes a decision of ``agent`` may grow its tree to (0: it needs no tree)."""
+    if agent.kind != AGENT_ISMCTS:
+        return 0
+    if agent.budget == 0 or agent.budget >= POOL_NODES:
+        return POOL_NODES
+    return agent.budget + 1
+
+
+cdef bint _look(work_t *w) noexcept nogil:
+    # Whether the decision must stop: its time is up, interrupt() was called, or a
+    # signal handler raised (run about every LOOK_NS, with the GIL).
+    cdef long long now = boardcore_now_ns()
+    if w.deadline and now >= w.deadline:
+        return True
+    if not w.watch:
+        return False
+    if boardcore_interrupts != w.generation:
+        w.interrupted = INTERRUPTED_CALL
+    elif now >= w.next_look:
+        w.next_look = now + LOOK_NS
+        with gil:
+            if run_signal_handlers() < 0:
+                w.interrupted = INTERRUPTED_SIGNAL
+    return w.interrupted != 0
+
+
+cdef inline bint _stop(work_t *w) noexcept nogil:
+    return (w.deadline != 0 or w.watch) and _look(w)
 
 
 # ln(n) for n below 65,536, from the same ``log`` the search would call: the UCB term
@@ -119,22 +214,24 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     return i
 
 
-cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_t iterations,
-                        long long deadline, double c, rng_t *rng, node_t *nodes,
-                        Py_ssize_t cap, void *buf, uint32_t *visits_out) noexcept nogil:
-    """Run the search; write root children's visits per action; return the iterations."""
-    cdef uint16_t legal[MAX_ACTIONS]
-    cdef uint16_t untried[MAX_ACTIONS]
-    cdef int32_t path[4096]
+cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
+                  rng_t *rng, work_t *w) noexcept nogil:
+    """Search; count the root children's visits into ``w.visits`` (by action)."""
+    cdef node_t *nodes = w.nodes
+    cdef uint16_t *legal = w.moves
+    cdef uint16_t *untried = w.untried
+    cdef int32_t *path = w.path
+    cdef void *buf = w.scratch + 2 * w.state_size
     cdef double r[MAX_PLAYERS]
-    cdef Py_ssize_t used = 1, it = 0, b
+    cdef Py_ssize_t used = 1, it = 0, b, cap = tree_nodes(agent)
+    cdef Py_ssize_t iterations = agent.budget if agent.budget > 0 else <Py_ssize_t>1 << 62
     # The search never holds more nodes than this, so as many hash chains keep them
     # at one node per chain on average, and only these chain heads need clearing (the
     # root's node always exists).
     cdef Py_ssize_t chains = max(1, min(cap, iterations + 1))
     cdef int32_t node, child, best, fresh
     cdef int n, i, u, depth, mover
-    cdef double score, best_score
+    cdef double c = agent.exploration, score, best_score
     for b in range(chains):
         nodes[b].bucket = -1
     nodes[0].parent = -1
@@ -144,8 +241,11 @@ cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_
     nodes[0].reward = 0.0
     nodes[0].action = 0
     nodes[0].mover = -1
+    # The clock starts once the pool is ready; it is first read after 32 iterations.
+    if agent.time_limit > 0:
+        w.deadline = boardcore_now_ns() + <long long>(agent.time_limit * 1e9)
     while it < iterations:
-        if deadline and (it & 31) == 0 and boardcore_now_ns() >= deadline:
+        if (it & 31) == 0 and it > 0 and _stop(w):
             break
         memcpy(buf, root, k.state_size)
         k.determinize(buf, seat, rng)
@@ -197,7 +297,7 @@ cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_
             path[depth] = node
             depth += 1
         k.play_out(buf, rng, NULL)
-        _rewards(k, buf, r)
+        results(k, buf, r)
         for i in range(depth):
             node = path[i]
             nodes[node].visits += 1
@@ -206,231 +306,312 @@ cdef Py_ssize_t _ismcts(const kernel_t *k, const void *root, int seat, Py_ssize_
         it += 1
     for b in range(1, used):
         if nodes[b].parent == 0:
-            visits_out[nodes[b].action] = nodes[b].visits
-    return it
+            w.visits[nodes[b].action] = nodes[b].visits
+    w.iterations = it
 
 
-cdef int _root(EngineState state, void **root, int *seat) except -1:
-    # A private copy of the position to search from, and the seat to act.
-    cdef const kernel_t *k
-    if not isinstance(state, EngineState) or state._players == 0:
-        raise TypeError(f"an agent acts on a boardcore state, not {type(state).__name__}")
-    k = state._k
-    if k.determinize == NULL:
-        raise NotImplementedError(f"{k.name.decode()} has no determinization yet")
-    root[0] = malloc(2 * k.state_size)
-    if root[0] == NULL:
-        raise MemoryError()
-    with cython.critical_section(state):
-        memcpy(root[0], state._s, k.state_size)
-    seat[0] = k.current(root[0])
-    if seat[0] < 0:
-        free(root[0])
-        root[0] = NULL
-        raise ValueError("the game is over: there is no seat to act for")
-    return 0
+cdef inline void _greedy_root(const kernel_t *k, const void *state, int seat, rng_t *rng,
+                              char *root, int64_t *before) noexcept nogil:
+    # The greedy agent's position: one determinization of ``state``, and its scores.
+    memcpy(root, state, k.state_size)
+    k.determinize(root, seat, rng)
+    k.scores(root, before)
 
 
-cdef int _best_visited(const kernel_t *k, const void *state, const uint32_t *visits,
-                       ) noexcept nogil:
-    # The most visited legal action, the lowest among ties.
-    cdef uint16_t legal[MAX_ACTIONS]
-    cdef int i, n = k.legal(state, legal), best = legal[0]
-    for i in range(1, n):
-        if visits[legal[i]] > visits[best]:
-            best = legal[i]
-    return best
+cdef inline int64_t _gain(const kernel_t *k, const char *root, char *buf, int action,
+                          int seat, const int64_t *before) noexcept nogil:
+    # The gain in ``seat``'s score of playing ``action`` in ``root`` (played in ``buf``).
+    cdef int64_t after[MAX_PLAYERS]
+    memcpy(buf, root, k.state_size)
+    k.apply(buf, action)
+    k.scores(buf, after)
+    return after[seat] - before[seat]
+
+
+cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent,
+                      rng_t *rng, work_t *w, int n) noexcept nogil:
+    """Weigh the ``n`` legal actions ``w.legal`` of ``state`` for its seat to act.
+
+    ``w.value[i]`` is what the agent weighs action ``w.legal[i]`` by: 1 each (random),
+    the immediate gain in the game's own score on one determinization (greedy), the mean
+    result of ``budget`` play-outs, each from a fresh determinization (flat), the root
+    child's visits (ISMCTS).  Return the largest.
+    """
+    cdef int seat = k.current(state), i
+    cdef Py_ssize_t played = 0
+    cdef char *one = w.scratch + w.state_size
+    cdef char *two = one + w.state_size
+    cdef int64_t before[MAX_PLAYERS]
+    cdef double r[MAX_PLAYERS]
+    cdef double total, top = -INFINITY
+    w.deadline = 0
+    w.iterations = 0
+    if agent.kind == AGENT_RANDOM:
+        for i in range(n):
+            w.value[i] = 1.0
+        return 1.0
+    if agent.kind == AGENT_GREEDY:
+        _greedy_root(k, state, seat, rng, one, before)
+        for i in range(n):
+            w.value[i] = <double>_gain(k, one, two, w.legal[i], seat, before)
+            top = max(top, w.value[i])
+    elif agent.kind == AGENT_FLAT:
+        for i in range(n):
+            total = 0.0
+            for _ in range(agent.budget):
+                if (played & 31) == 0 and played > 0 and _stop(w):
+                    return top
+                played += 1
+                memcpy(two, state, k.state_size)
+                k.determinize(two, seat, rng)
+                k.apply(two, w.legal[i])
+                k.play_out(two, rng, NULL)
+                results(k, two, r)
+                total += r[seat]
+            w.value[i] = total / agent.budget
+            top = max(top, w.value[i])
+    else:
+        for i in range(n):
+            w.visits[w.legal[i]] = 0
+        _ismcts(k, state, seat, agent, rng, w)
+        for i in range(n):
+            w.value[i] = w.visits[w.legal[i]]
+            top = max(top, w.value[i])
+    return top
 
 
 cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_t *rng,
-                node_t *nodes, Py_ssize_t cap, void *scratch,
-                uint32_t *visits) noexcept nogil:
-    """The action ``agent`` plays for the seat to act (the state is not changed).
+                work_t *w) noexcept nogil:
+    """The action ``agent`` plays for the seat to act (``state`` is not changed).
 
-    ``scratch`` holds two positions; ``visits`` ``MAX_ACTIONS`` counters (ISMCTS only).
+    The random player draws ``legal[bounded(count)]``; the greedy one the same among
+    the actions of the largest gain; the searches play the action of the largest value
+    (the lowest among ties).  A single legal action is played without a search.
     """
-    cdef uint16_t legal[MAX_ACTIONS]
+    cdef int n, i, seat, ties = 0
     cdef int64_t before[MAX_PLAYERS]
-    cdef int64_t after[MAX_PLAYERS]
-    cdef double r[MAX_PLAYERS]
-    cdef void *root = scratch
-    cdef void *buf = <char *>scratch + k.state_size
-    cdef int seat = k.current(state), n, i, best = 0, ties = 0
-    cdef double value, top = -1.0
     cdef int64_t gain, most = INT64_MIN
+    cdef double top
+    cdef uint16_t *legal = w.legal
+    cdef char *one = w.scratch + w.state_size
+    cdef char *two = one + w.state_size
     if agent.kind == AGENT_RANDOM:
         return k.random_action(state, rng)
     n = k.legal(state, legal)
     if n == 1:
         return legal[0]
-    if agent.kind == AGENT_ISMCTS:
-        memset(visits, 0, MAX_ACTIONS * sizeof(uint32_t))
-        _ismcts(k, state, seat, agent.budget, 0, agent.exploration, rng, nodes, cap, buf,
-                visits)
-        return _best_visited(k, state, visits)
-    memcpy(root, state, k.state_size)
-    k.determinize(root, seat, rng)
     if agent.kind == AGENT_GREEDY:
-        k.scores(root, before)
+        # _evaluate's gains in one pass (the greedy opponents of a VectorEnv play often),
+        # keeping the tied best actions at the front of the list.
+        seat = k.current(state)
+        _greedy_root(k, state, seat, rng, one, before)
         for i in range(n):
-            memcpy(buf, root, k.state_size)
-            k.apply(buf, legal[i])
-            k.scores(buf, after)
-            gain = after[seat] - before[seat]
+            gain = _gain(k, one, two, legal[i], seat, before)
             if gain > most:
                 most = gain
                 ties = 0
             if gain == most:
-                legal[ties] = legal[i]      # keep the tied actions at the front
+                legal[ties] = legal[i]
                 ties += 1
         return legal[rng_bounded(rng, <uint32_t>ties)]
-    for i in range(n):                      # AGENT_FLAT
-        value = 0.0
-        for _ in range(agent.budget):
-            memcpy(buf, state, k.state_size)
-            k.determinize(buf, seat, rng)
-            k.apply(buf, legal[i])
-            k.play_out(buf, rng, NULL)
-            _rewards(k, buf, r)
-            value += r[seat]
-        if value > top:
-            top = value
-            best = legal[i]
-    return best
+    top = _evaluate(k, state, agent, rng, w, n)
+    i = 0
+    while i < n - 1 and w.value[i] != top:     # (an interrupted decision: any)
+        i += 1
+    return w.legal[i]
 
 
-def ismcts(EngineState state, Tree tree, Py_ssize_t iterations, double time_limit,
-           double exploration, uint64_t seed):
-    """Search ``state`` for its seat to act; return ``(iterations run, visits)``.
+cdef int _raise_pending() except -1:
+    # Hand on the exception a signal handler raised inside a decision.
+    return -1
 
-    ``visits`` maps each legal action to its visit count at the root.  The search stops
-    after ``iterations`` (``0``: no limit) or ``time_limit`` seconds (``0``: none).
-    """
-    cdef void *root = NULL
-    cdef int seat
-    cdef rng_t rng
-    cdef Py_ssize_t done, cap
-    cdef long long deadline = 0
-    cdef uint32_t *visits = NULL
-    cdef node_t *nodes
-    cdef uint16_t legal[MAX_ACTIONS]
-    cdef int i, n
-    if iterations < 0 or not 0 <= time_limit <= 86400 or not 0 <= exploration <= 100:
-        raise ValueError("iterations, time_limit or exploration out of range")
-    if iterations == 0 and time_limit == 0:
-        raise ValueError("give a number of iterations, a time limit or both")
-    if tree is None:
-        raise TypeError("tree must be a Tree")
-    cap = MAX_NODES if iterations == 0 or iterations >= MAX_NODES else iterations + 1
-    with cython.critical_section(tree):
-        if tree.busy:       # in use by another thread: search in a fresh tree
-            tree = Tree()
-        tree.busy = True
+
+cdef double _number(object value, str name, double high, bint positive) except? -1.0:
+    # A real number in 0..high (above 0 if ``positive``), else TypeError or
+    # ConfigurationError; an int too large for a float is out of range.
+    cdef double x
+    if isinstance(value, (bool, str, bytes)) or value is None:
+        raise TypeError(f"{name} must be a number, not {quote(value)}")
     try:
-        tree.reserve(cap)
-        _root(state, &root, &seat)
-        visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
-        if visits == NULL:
-            raise MemoryError()
-        memset(visits, 0, MAX_ACTIONS * sizeof(uint32_t))
-        rng_seed(&rng, seed)
-        if time_limit > 0:
-            deadline = boardcore_now_ns() + <long long>(time_limit * 1e9)
-        if iterations == 0:
-            iterations = 1 << 62
-        nodes = tree.nodes
-        with nogil:
-            done = _ismcts(state._k, root, seat, iterations, deadline, exploration, &rng,
-                           nodes, cap, <char *>root + state._k.state_size, visits)
-        n = state._k.legal(root, legal)
-        result = {legal[i]: visits[legal[i]] for i in range(n)}
-    finally:
-        free(visits)
-        free(root)
-        # Released on every path (a finished game, a wrong argument), and inside the
-        # critical section, so that the next thread to take the tree also sees every
-        # write this search made to its nodes (free-threaded builds).
-        with cython.critical_section(tree):
-            tree.busy = False
-    return done, result
+        x = float(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a number, not {quote(value)}") from None
+    except OverflowError:
+        x = float("inf")
+    if not (isfinite(x) and 0 <= x <= high) or (positive and x == 0):
+        span = f"(0, {high:g}]" if positive else f"0..{high:g}"
+        raise ConfigurationError(f"{name} must be in {span}, not {quote(value)}")
+    return x
 
 
-def flat_monte_carlo(EngineState state, Py_ssize_t rollouts, uint64_t seed):
-    """Mean result, for the seat to act, of ``rollouts`` random play-outs after each action.
+@cython.binding(False)
+cdef class Searcher:
+    """A compiled agent: its kind and settings, its seed and decisions made, its memory.
 
-    Every play-out starts from a fresh determinization of the position.
+    Decision ``i`` draws from ``derive_seed(seed, STREAM_DECISION, i)``; every decision
+    (``act`` or ``values``) counts one.  ``kind`` is one of ``KINDS``; ``budget`` the
+    play-outs per action (flat) or iterations (ISMCTS, ``None``: no limit), ``time_limit``
+    seconds per decision (ISMCTS, ``None``: none), ``exploration`` the UCB constant
+    (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
     """
-    cdef void *root
-    cdef void *buf
-    cdef int seat, n, i
-    cdef rng_t rng
-    cdef uint16_t legal[MAX_ACTIONS]
+
+    def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
+        # Set once (__cinit__): a decision running without the GIL reads these.
+        cdef int i
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise ConfigurationError(f"kind must be one of {KINDS}, not {quote(kind)}")
+        i = KINDS.index(kind)
+        if i in BUDGETS:
+            name, low, high = BUDGETS[i]
+            if budget is not None or i != AGENT_ISMCTS or time_limit is None:
+                budget = check_int(budget, name)
+                if not low <= budget <= high:
+                    raise ConfigurationError(f"{name} must be in {low}..{high}, not "
+                                             f"{quote(budget)}")
+        elif budget is not None:
+            raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
+        if time_limit is not None and i != AGENT_ISMCTS:
+            raise ConfigurationError(f"the {kind} agent takes no time limit")
+        self.agent.time_limit = (0.0 if time_limit is None
+                                 else _number(time_limit, "time_limit", MAX_SECONDS, True))
+        self.agent.exploration = _number(exploration, "exploration", MAX_EXPLORATION, False)
+        seed, decisions = check_int(seed, "seed"), check_int(decisions, "decisions")
+        for name, value in (("seed", seed), ("decisions", decisions)):
+            if not 0 <= value < 2**64:
+                raise ConfigurationError(f"{name} must be in 0..2**64-1, not {quote(value)}")
+        self.agent.kind = i
+        self.agent.budget = 0 if budget is None else budget
+        self.seed = seed
+        self.made = decisions
+        self.work = Work()
+
+    def __reduce__(self):
+        return (Searcher, (self.kind, self.budget, self.time_limit, self.agent.exploration,
+                           self.seed, self.decisions))
+
+    @property
+    def kind(self):
+        """The agent's kind, one of ``KINDS``."""
+        return KINDS[self.agent.kind]
+
+    @property
+    def budget(self):
+        """Play-outs per action (flat), iterations (ISMCTS); ``None``: none."""
+        return self.agent.budget if self.agent.budget > 0 else None
+
+    @property
+    def time_limit(self):
+        """Seconds per decision (ISMCTS); ``None``: none."""
+        return self.agent.time_limit if self.agent.time_limit > 0 else None
+
+    @property
+    def exploration(self):
+        """ISMCTS's UCB constant."""
+        return self.agent.exploration
+
+    @property
+    def decisions(self):
+        """Decisions made so far."""
+        with cython.critical_section(self):
+            return self.made
+
+    @property
+    def last_iterations(self):
+        """Iterations the last ISMCTS search ran."""
+        return self.searched
+
+    @property
+    def capacity(self):
+        """Tree nodes the pool holds now."""
+        return self.work.w.cap
+
+    def act(self, state):
+        """Return the action the agent plays for ``state``'s seat to act."""
+        return self._decide(state, False)
+
+    def values(self, state):
+        """Return what the agent weighs each legal action of ``state`` by (``_evaluate``)."""
+        return self._decide(state, True)
+
+    cdef object _decide(self, object state, bint weigh):
+        cdef EngineState st
+        cdef const kernel_t *k
+        cdef Work work
+        cdef work_t *w
+        cdef rng_t rng
+        cdef uint64_t index
+        cdef int i, n = 0, action = -1
+        if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
+            raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
+        st = <EngineState>state
+        k = st._k
+        if k.determinize == NULL and self.agent.kind != AGENT_RANDOM:
+            raise NotImplementedError(f"{k.name.decode()} has no determinization yet")
+        work = self.work
+        if not work.take():             # in use by another thread: decide in fresh memory
+            work = Work()
+            work.take()
+        w = &work.w
+        try:
+            work.fit(k.state_size, tree_nodes(&self.agent))
+            with cython.critical_section(st):
+                memcpy(w.scratch, st._s, k.state_size)
+            if k.current(w.scratch) < 0:
+                raise IllegalActionError("the game is over: there is no seat to act for")
+            with cython.critical_section(self):
+                index = self.made
+                self.made += 1
+            rng_seed(&rng, derive_seed(self.seed, STREAM_DECISION, index))
+            w.watch = True
+            w.interrupted = 0
+            w.generation = boardcore_interrupts
+            w.next_look = boardcore_now_ns() + LOOK_NS
+            w.iterations = 0
+            with nogil:
+                if weigh:
+                    n = k.legal(w.scratch, w.legal)
+                    _evaluate(k, w.scratch, &self.agent, &rng, w, n)
+                else:
+                    action = choose(k, w.scratch, &self.agent, &rng, w)
+            if w.interrupted == INTERRUPTED_SIGNAL:
+                _raise_pending()
+            if w.interrupted == INTERRUPTED_CALL:
+                raise KeyboardInterrupt("the search was interrupted")
+            self.searched = w.iterations
+            if weigh:
+                return {w.legal[i]: w.value[i] for i in range(n)}
+            return action
+        finally:
+            w.watch = False
+            work.give()
+
+
+def interrupt():
+    """Stop every decision of a ``Searcher`` running now, in any thread.
+
+    Each stops at its next look (within 32 iterations or play-outs) and raises
+    ``KeyboardInterrupt``; later decisions are not affected.  Ctrl-C reaches only the
+    main thread: a caller waiting there for searches in other threads (an arena's
+    workers) calls this when it is interrupted.
+    """
+    boardcore_interrupt()
+
+
+def final_rewards(state):
+    """Each seat's result of ``state``: 1 for a sole winner, ``1/k`` for ``k`` who share
+    the win, 0 for a loss; all 0 while the game goes on."""
+    cdef EngineState st
     cdef double r[MAX_PLAYERS]
-    cdef double *total
-    cdef const kernel_t *k = state._k if state is not None else NULL
-    if not 1 <= rollouts <= 10_000_000:
-        raise ValueError(f"rollouts must be in 1..10000000, not {rollouts}")
-    _root(state, &root, &seat)
-    k = state._k
-    buf = <char *>root + k.state_size
-    n = k.legal(root, legal)
-    total = <double *>malloc(n * sizeof(double))
-    if total == NULL:
-        free(root)
-        raise MemoryError()
-    rng_seed(&rng, seed)
-    with nogil:
-        for i in range(n):
-            total[i] = 0.0
-            for _ in range(rollouts):
-                memcpy(buf, root, k.state_size)
-                k.determinize(buf, seat, &rng)
-                k.apply(buf, legal[i])
-                k.play_out(buf, &rng, NULL)
-                _rewards(k, buf, r)
-                total[i] += r[seat]
-    result = {legal[i]: total[i] / rollouts for i in range(n)}
-    free(total)
-    free(root)
-    return result
-
-
-def greedy_gains(EngineState state, uint64_t seed):
-    """The immediate gain of each legal action, by the game's own score, for the seat to act.
-
-    Measured on one determinization of the position (a gain never depends on what the
-    seat cannot see, but the move is played on a position it could know).
-    """
-    cdef void *root
-    cdef void *buf
-    cdef int seat, n, i
-    cdef rng_t rng
-    cdef uint16_t legal[MAX_ACTIONS]
-    cdef int64_t before[MAX_PLAYERS]
-    cdef int64_t after[MAX_PLAYERS]
-    cdef int64_t *gain
-    cdef const kernel_t *k
-    _root(state, &root, &seat)
-    k = state._k
-    buf = <char *>root + k.state_size
-    rng_seed(&rng, seed)
-    k.determinize(root, seat, &rng)
-    n = k.legal(root, legal)
-    gain = <int64_t *>malloc(n * sizeof(int64_t))
-    if gain == NULL:
-        free(root)
-        raise MemoryError()
-    k.scores(root, before)
-    with nogil:
-        for i in range(n):
-            memcpy(buf, root, k.state_size)
-            k.apply(buf, legal[i])
-            k.scores(buf, after)
-            gain[i] = after[seat] - before[seat]
-    result = {legal[i]: gain[i] for i in range(n)}
-    free(gain)
-    free(root)
-    return result
+    cdef int p
+    if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
+        raise TypeError(f"rewards are of a boardcore state, not {quote(state)}")
+    st = <EngineState>state
+    with cython.critical_section(st):
+        for p in range(st._players):
+            r[p] = 0.0
+        if st._k.current(st._s) < 0:
+            results(st._k, st._s, r)
+    return [r[p] for p in range(st._players)]
 
 
 def determinize(EngineState state, int seat, uint64_t seed):
@@ -444,7 +625,7 @@ def determinize(EngineState state, int seat, uint64_t seed):
     if not isinstance(state, EngineState) or state._players == 0:
         raise TypeError(f"determinize takes a boardcore state, not {type(state).__name__}")
     if not 0 <= seat < state._players:
-        raise ValueError(f"seat {seat} is not in range({state._players})")
+        raise ConfigurationError(f"seat {seat} is not in range({state._players})")
     if state._k.determinize == NULL:
         raise NotImplementedError(f"{state._k.name.decode()} has no determinization yet")
     rng_seed(&rng, seed)

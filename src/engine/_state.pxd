@@ -25,6 +25,8 @@ cdef class EngineState:
     cdef int _players                 # seats, 0 until the state is set up
     cdef int _actions                 # num_actions
     cdef int _observation             # floats in an observation
+    # The Python objects a state holds.  copy() takes a reference to each of these (and
+    # tests/test_layout.py fails if a state class declares one that copy() does not).
     cdef readonly object game
     cdef readonly object seed
     cdef object _setup                # None, or the set-up position play started from
@@ -34,3 +36,12 @@ cdef class EngineState:
     cdef Py_ssize_t _moves(self) noexcept
     cdef int _refuse(self, object action, Py_ssize_t a) except -1
     cdef int _started(self, object setup) except -1
+    cdef object _snapshot(self)
+    cdef object _last_move(self, EngineState after)
+    # What each game's state class writes (the rest is written once in _state.pyx):
+    # the game's own values of a position -- a private copy, read without a lock -- for
+    # its snapshot, as plain Python ints, bools and tuples of them, by field name.
+    cdef dict _values(self, const void *position)
+    # A set-up position from the game's checked values; InvalidStateError if they do
+    # not fit the position struct.
+    cdef int _fill(self, const void *config, dict values) except -1

@@ -7,12 +7,21 @@
 # it through the engine module's ``config(...)`` and hands it down for every state and
 # every batch.
 #
+# One way up.  A game's state class writes its rules' values of a position (``_values``)
+# and nothing else Python-shaped; ``snapshot()`` reads the position once and makes the
+# game's typed snapshot of them, and every method that answers in Python objects -- the
+# view, the text, the ``to_dict`` fields, the notation, an explained move, the picture --
+# hands one snapshot to the ``Game`` the state holds (``state.game``).  A method that
+# reads more than one position (``explain``, ``last_move``, ``to_dict``, ``svg``) first
+# takes a private copy, so that another thread's apply or undo cannot tear it.
+#
 # Threads: every method reads or changes the position inside a critical section on the
 # state (free-threaded builds lock the object; with the GIL it compiles to nothing), and
 # the only work done without the GIL (``rollout``, ``simulate_chunk``) runs on memory no
 # other thread can reach: a private copy, written back whole at the end.
 cimport cython
 from cpython.list cimport PyList_New
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF, PyObject
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -21,15 +30,14 @@ from libc.string cimport memcpy
 from _common cimport action_index, legal_mask, rollout_seed, seat_index
 from _history cimport hist_copy, hist_free, hist_list, hist_push, hist_t
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport derive_seed as _derive_seed
-from _rng cimport rng_seed, rng_t
+from _rng cimport STREAM_GAME, STREAM_PLAYER, derive_seed, rng_seed, rng_t
 
 from copy import deepcopy
 
 import numpy as np
 
-from boardcore.errors import BoardcoreError, IllegalActionError
-from boardcore.values import Outcome, header, quote
+from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
+from boardcore.values import Outcome, check_int, describe, header, quote
 
 cdef extern from *:
     """
@@ -162,52 +170,50 @@ cdef PyObject **ACTION_ITEMS = boardcore_tuple_items(ACTION_INTS)
 cdef int SHOWN = 12
 
 
-def derive_seed(uint64_t seed, uint64_t stream, uint64_t index):
-    """Return the seed of game ``index`` of a batch (stream 0 chance, 1 the player).
-
-    >>> derive_seed(1, 0, 0) != derive_seed(1, 1, 0)
-    True
-    """
-    return _derive_seed(seed, stream, index)
-
-
-def _explain(before, after, action):
-    from boardcore.moves import explain
-    return explain(before, after, action)
-
-
+# Methods of the compiled classes are method descriptors (binding off), which check
+# the class of ``self``: ``EngineState.explain(None, 0)`` is a TypeError, never a read of
+# a NULL position.  Their clinic signatures keep inspect.signature working.
 @cython.final
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class EngineConfig:
     """One checked configuration of one game, as the engine plays it.
 
     Made by an engine module's ``config(...)``; ``Game`` keeps one and hands it down.
+    Everything is set when it is made (``__cinit__``): calling ``__init__`` again
+    changes nothing, so the kernel of a configuration in use never changes.
     """
 
-    def __init__(self, type state_class not None, bytes blob not None):
+    def __cinit__(self, type state_class not None, bytes blob not None):
         cdef EngineState probe
+        cdef const kernel_t *k
         cdef void *scratch
+        cdef int players, actions
         if not issubclass(state_class, EngineState) or state_class is EngineState:
             raise TypeError(f"state_class must be a game's state class, not {state_class!r}")
         probe = <EngineState>state_class.__new__(state_class)
-        if probe._k == NULL:
+        k = probe._k
+        if k == NULL:
             raise TypeError(f"{state_class.__name__} does not set its kernel table")
-        self.k = probe._k
-        if len(blob) != self.k.config_size or self.k.check_config(<const char *>blob) != 0:
-            raise ValueError(f"not a configuration of {self.k.name.decode()}")
-        self.blob = blob
-        self.state_class = state_class
-        boardcore_use_freelist(state_class)
-        scratch = malloc(self.k.state_size)
+        if len(blob) != k.config_size or k.check_config(<const char *>blob) != 0:
+            raise ConfigurationError(f"not a configuration of {k.name.decode()}")
+        scratch = malloc(k.state_size)
         if scratch == NULL:
             raise MemoryError()
-        self.k.init(scratch, <const char *>blob, 0)
-        self.num_players = self.k.num_players(scratch)
-        self.num_actions = self.k.num_actions(scratch)
+        k.init(scratch, <const char *>blob, 0)
+        players = k.num_players(scratch)
+        actions = k.num_actions(scratch)
         free(scratch)
-        if not 1 <= self.num_players <= MAX_PLAYERS or not 1 <= self.num_actions <= MAX_ACTIONS:
-            raise ValueError(f"{self.k.name.decode()} configured out of the kernel's bounds")
-        self.observation_size = (self.k.observation_size(<const char *>blob)
-                                 if self.k.observation_size != NULL else 0)
+        if not 1 <= players <= MAX_PLAYERS or not 1 <= actions <= MAX_ACTIONS:
+            raise ConfigurationError(f"{k.name.decode()} configured out of the kernel's bounds")
+        boardcore_use_freelist(state_class)
+        self.k = k
+        self.blob = blob
+        self.state_class = state_class
+        self.num_players = players
+        self.num_actions = actions
+        self.observation_size = (k.observation_size(<const char *>blob)
+                                 if k.observation_size != NULL else 0)
 
     cdef EngineState _make(self, object game, object seed):
         cdef EngineState st = <EngineState>self.state_class.__new__(self.state_class)
@@ -225,16 +231,29 @@ cdef class EngineConfig:
         st._started(None)
         return st
 
+    def set_up(self, game, uint64_t seed, dict values not None):
+        """Return the set-up position ``values`` draws, belonging to ``game``.
+
+        ``values`` are the game's checked values of a set-up position (its
+        ``positions`` module reads them from a document); what would not fit the
+        position raises ``InvalidStateError``.  Play starts there: its ``to_dict``
+        fields are the document's ``setup``.
+        """
+        cdef EngineState st = self._make(game, seed)
+        st._fill(<const char *>self.blob, values)
+        st._started(game.fields(st._snapshot()))
+        return st
+
     def simulate_chunk(self, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        int64_t[:, ::1] scores not None, uint8_t[:, ::1] winners not None,
                        int64_t[::1] lengths not None, int64_t[:, ::1] stats not None,
                        Py_ssize_t offset=0):
         """Play games ``start..stop-1`` of ``simulate``'s batch ``seed`` into the arrays.
 
-        Game ``g`` is ``new_state(derive_seed(seed, 0, g))`` played out by the random
-        player seeded ``derive_seed(seed, 1, g)``; row ``g - offset`` of each array gets
-        its scores, winners, length and the game's statistics (``offset`` lets a part of
-        a batch, played elsewhere, fill arrays of its own size).
+        Game ``g`` is ``new_state(derive_seed(seed, STREAM_GAME, g))`` played out by the
+        random player seeded ``derive_seed(seed, STREAM_PLAYER, g)``; row ``g - offset``
+        of each array gets its scores, winners, length and the game's statistics
+        (``offset`` lets a part of a batch, played elsewhere, fill arrays of its own size).
         """
         cdef const kernel_t *k = self.k
         cdef const void *cfg = <const char *>self.blob
@@ -249,16 +268,16 @@ cdef class EngineConfig:
         if not (0 <= offset <= start <= stop and stop - offset <= scores.shape[0]
                 and stop - offset <= winners.shape[0] and stop - offset <= lengths.shape[0]
                 and stop - offset <= stats.shape[0]):
-            raise ValueError(f"games {start}..{stop} do not fit the result arrays")
+            raise ConfigurationError(f"games {start}..{stop} do not fit the result arrays")
         if scores.shape[1] < n or winners.shape[1] < n or stats.shape[1] < k.n_stats:
-            raise ValueError("the result arrays are too narrow for this game")
+            raise ConfigurationError("the result arrays are too narrow for this game")
         s = malloc(k.state_size)
         if s == NULL:
             raise MemoryError()
         with nogil:
             for g in range(start, stop):
-                k.init(s, cfg, _derive_seed(seed, 0, <uint64_t>g))
-                rng_seed(&player, _derive_seed(seed, 1, <uint64_t>g))
+                k.init(s, cfg, derive_seed(seed, STREAM_GAME, <uint64_t>g))
+                rng_seed(&player, derive_seed(seed, STREAM_PLAYER, <uint64_t>g))
                 lengths[g - offset] = k.play_out(s, &player, NULL)
                 k.scores(s, sc)
                 k.winners(s, w)
@@ -272,6 +291,8 @@ cdef class EngineConfig:
 
 
 @cython.no_gc      # holds only the game, seed, configuration and set-up: no cycles
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class EngineState:
     """A position of some game: the methods every game's state class shares."""
 
@@ -314,15 +335,12 @@ cdef class EngineState:
             p = self._k.current(self._s)
         return None if p < 0 else p
 
-    # legal_actions(), apply(), is_over() and copy() are plain method descriptors
-    # (binding off), and each state class has its own (boardcore_own_methods): CPython
-    # then specialises the call, skipping the generic call path (callgrind, CPython
-    # 3.11: a Python-driven move 4,928 -> 4,509 instructions in Just4Fun, 4,382 ->
-    # 4,014 in Fool).  Their docstrings carry clinic signatures, which
-    # inspect.signature reads.  Each hot method checks the set-up inline; _check()
-    # only raises.
-    @cython.binding(False)
-    @cython.embedsignature.format("clinic")
+    # legal_actions(), apply(), is_over() and copy(), like every method here, are plain
+    # method descriptors (binding off), and each state class has its own of these four
+    # (boardcore_own_methods): CPython then specialises the call, skipping the generic
+    # call path (callgrind, CPython 3.11: a Python-driven move 4,928 -> 4,509
+    # instructions in Just4Fun, 4,382 -> 4,014 in Fool).  Each hot method checks the
+    # set-up inline; _check() only raises.
     def legal_actions(self):
         """Return the legal actions, ascending (empty once the game is over)."""
         cdef uint16_t legal[MAX_ACTIONS]
@@ -347,8 +365,6 @@ cdef class EngineState:
             n = self._k.legal(self._s, legal)
         return legal_mask(np.zeros(self._actions, dtype=np.bool_), legal, n)
 
-    @cython.binding(False)
-    @cython.embedsignature.format("clinic")
     def apply(self, action):
         """Apply a legal action (an int); anything else raises and changes nothing.
 
@@ -375,22 +391,20 @@ cdef class EngineState:
             raise MemoryError("no memory to grow the history")
 
     cdef int _refuse(self, object action, Py_ssize_t a) except -1:
-        # One message for every game: the action, its notation, and what was allowed.
-        legal = self.legal_actions()
+        # One message for every game: the action, its notation, and what was allowed,
+        # all read from one private copy.
+        cdef EngineState c = self.copy()
+        legal = c.legal_actions()
         if not legal:
             raise IllegalActionError(f"illegal action {quote(action)}: the game is over")
-        shown = ", ".join(f"{b} ({self.action_to_str(b)})" for b in legal[:SHOWN])
+        snapshot = c._snapshot()
+        notation = c.game.action_to_str
+        shown = ", ".join([f"{b} ({notation(snapshot, b)})" for b in legal[:SHOWN]])
         more = f" and {len(legal) - SHOWN} more" if len(legal) > SHOWN else ""
-        try:
-            written = f" ({self.action_to_str(a)})"
-        except BoardcoreError:
-            written = ""
         raise IllegalActionError(
-            f"illegal action {quote(action)}{written} for seat {self.current_player}; "
-            f"legal: {shown}{more}")
+            f"illegal action {quote(action)} ({notation(snapshot, a)}) for seat "
+            f"{snapshot.current_player}; legal: {shown}{more}")
 
-    @cython.binding(False)
-    @cython.embedsignature.format("clinic")
     def is_over(self):
         """Return True once the game has ended."""
         cdef int p
@@ -400,8 +414,6 @@ cdef class EngineState:
             p = self._k.current(self._s)
         return p < 0
 
-    @cython.binding(False)
-    @cython.embedsignature.format("clinic")
     def _call_floor(self):
         """Do nothing: the bench's floor of a Python -> engine method call."""
 
@@ -479,8 +491,6 @@ cdef class EngineState:
 
     # -- copies, history, pickling ------------------------------------------------
 
-    @cython.binding(False)
-    @cython.embedsignature.format("clinic")
     def copy(self):
         """Return an independent copy: one copy of the object's bytes, plus the history."""
         cdef EngineState c
@@ -537,7 +547,7 @@ cdef class EngineState:
 
         Raises:
             TypeError: ``player`` is not an integer or ``out`` is not such an array.
-            ValueError: ``player`` is not a seat.
+            ConfigurationError: ``player`` is not a seat.
         """
         cdef int p
         cdef float[::1] view
@@ -557,8 +567,92 @@ cdef class EngineState:
             self._k.observe(self._s, p, &view[0])
         return out
 
+    # -- what the game's Python half answers, from one snapshot -------------------------
+
+    cdef object _snapshot(self):
+        # The position read once, in one critical section, then made into the game's
+        # typed snapshot from that private copy: the fields every game shares from the
+        # kernel, the game's own from ``_values``.
+        cdef void *position
+        cdef Py_ssize_t moves
+        cdef int64_t sc[MAX_PLAYERS]
+        cdef uint8_t w[MAX_PLAYERS]
+        cdef int p, n = self._players, current
+        self._check()
+        position = PyMem_Malloc(self._k.state_size)
+        if position == NULL:
+            raise MemoryError()
+        try:
+            with cython.critical_section(self):
+                memcpy(position, self._s, self._k.state_size)
+                moves = self._moves()
+            current = self._k.current(position)
+            self._k.scores(position, sc)
+            scores = tuple([sc[p] for p in range(n)])
+            outcome = None
+            if current < 0:
+                self._k.winners(position, w)
+                outcome = Outcome(scores=scores, winners=frozenset([p for p in range(n) if w[p]]))
+            values = self._values(position)
+        finally:
+            PyMem_Free(position)
+        return self.game.snapshot_class(
+            players=n, current_player=None if current < 0 else current, scores=scores,
+            outcome=outcome, moves=moves, **values)
+
+    cdef dict _values(self, const void *position):
+        raise NotImplementedError(f"{type(self).__name__} has no snapshot")
+
+    cdef int _fill(self, const void *config, dict values) except -1:
+        raise InvalidStateError(f"{self._k.name.decode()} has no set-up positions")
+
+    def snapshot(self):
+        """Return the position as the game's snapshot: plain values, read in one step.
+
+        Every method that answers in Python objects is the state's ``game`` applied to
+        one snapshot (``state.view(p)`` is ``state.game.view(state.snapshot(), p)``).
+        """
+        return self._snapshot()
+
+    def view(self, player):
+        """Return what seat ``player`` may see: never another seat's hidden cards or tiles.
+
+        Raises:
+            TypeError: ``player`` is not an integer.
+            ConfigurationError: ``player`` is not a seat of this game.
+        """
+        self._check()
+        return self.game.view(self._snapshot(), seat_index(player, self._players))
+
+    def action_to_str(self, action):
+        """Return the notation of ``action`` (``docs/games/<game>.md``).
+
+        Every action in ``range(game.num_actions)`` has one, legal here or not.
+
+        Raises:
+            TypeError: ``action`` is not an integer.
+            IllegalActionError: ``action`` is not in ``range(game.num_actions)``.
+        """
+        self._check()
+        a = action_index(action, self._actions)
+        return self.game.action_to_str(self._snapshot(), a)
+
+    def parse_action(self, text):
+        """Return the action written ``text``; ``parse_action(action_to_str(a)) == a``.
+
+        Whether it is legal here is ``apply``'s to say.
+
+        Raises:
+            NotationError: ``text`` names no action (``docs/games/<game>.md``).
+        """
+        self._check()
+        return self.game.parse_action(self._snapshot(), text)
+
     def explain(self, action):
         """Return what legal ``action`` would do here, as the game's typed move value.
+
+        It tells only what the seat to act can know before it moves: two positions that
+        seat sees alike explain alike.
 
         Raises:
             TypeError: ``action`` is not an integer.
@@ -567,21 +661,27 @@ cdef class EngineState:
         cdef Py_ssize_t a
         self._check()
         a = action_index(action, self._actions)
-        after = self.copy()
+        before = self.copy()        # one read of this state: the rest is private
+        after = before.copy()
         after.apply(a)
-        return _explain(self, after, a)
+        return self.game.explain(before.snapshot(), after.snapshot(), a, played=False)
 
     @property
     def last_move(self):
         """What the last action did (the game's typed move value), ``None`` at the start."""
         self._check()
-        before = self.copy()
+        return self._last_move(self.copy())
+
+    cdef object _last_move(self, EngineState after):
+        # The last move of ``after``, a private copy (undo replays it from the start).
+        cdef EngineState before = after.copy()
         try:
             before.undo()
         except IllegalActionError:
             return None
-        moves = self.history()
-        return _explain(before, self, moves[len(moves) - 1])
+        moves = after.history()
+        return self.game.explain(before.snapshot(), after.snapshot(), moves[len(moves) - 1],
+                                 played=True)
 
     def svg(self, size=480, perspective=None):
         """Return a self-contained SVG picture of the position, ``size`` pixels wide.
@@ -590,10 +690,20 @@ cdef class EngineState:
             size: the width in pixels (16..8192).
             perspective: ``None`` shows every card; a seat shows the others' hidden
                 cards face down.
+
+        Raises:
+            TypeError: ``size`` or ``perspective`` is not an integer.
+            ConfigurationError: ``size`` is outside 16..8192 or ``perspective`` is not a
+                seat.
         """
+        cdef EngineState c
         self._check()
-        from boardcore.pictures import svg
-        return svg(self, size, perspective)
+        c = self.copy()             # the position and its last move from one read
+        width = check_int(size, "size")
+        if not 16 <= width <= 8192:
+            raise ConfigurationError(f"size must be in 16..8192 pixels, not {quote(size)}")
+        seat = None if perspective is None else seat_index(perspective, self._players)
+        return self.game.draw(c._snapshot(), self._last_move(c), seat).render(width)
 
     def _repr_svg_(self):
         return self.svg()
@@ -604,16 +714,17 @@ cdef class EngineState:
         Args:
             perspective: ``None`` shows every card; a seat shows the others' hidden
                 cards as ``?``.
+
+        Raises:
+            TypeError: ``perspective`` is not an integer.
+            ConfigurationError: ``perspective`` is not a seat.
         """
         self._check()
-        return self._text(-1 if perspective is None else seat_index(perspective, self._players))
+        seat = None if perspective is None else seat_index(perspective, self._players)
+        return self.game.text(self._snapshot(), seat)
 
     def __str__(self):
         return self.text()
-
-    def _text(self, int seat):
-        # The game's picture; other seats' hidden cards shown as "?" unless seat < 0.
-        raise NotImplementedError
 
     def undo(self):
         """Take back the last action exactly, chance included (a reshuffle, a new deal).
@@ -670,23 +781,26 @@ cdef class EngineState:
 
     def to_dict(self):
         """Return the whole state as a JSON-safe dict (schemas: docs/games/<game>.md)."""
+        cdef EngineState c
         self._check()
-        d = header(self)
-        if self._setup is not None:
-            d["setup"] = deepcopy(self._setup)
-        d.update(self._fields())
-        d["history"] = self.history()
+        c = self.copy()             # the position and its history from one read
+        d = header(c)
+        if c._setup is not None:
+            d["setup"] = deepcopy(c._setup)
+        d.update(c._fields())
+        d["history"] = c.history()
         return d
 
     def _fields(self):
-        # The game's own fields of to_dict, the generator included.
-        raise NotImplementedError
+        """Return the game's own fields of ``to_dict`` (a set-up document's ``setup``)."""
+        return self.game.fields(self._snapshot())
 
     def __repr__(self):
         cdef int p
+        cdef Py_ssize_t moves
         if self._players == 0:
             return f"<{type(self).__name__} (not set up)>"
-        p = self._k.current(self._s)
-        seat = "over" if p < 0 else f"seat {p} to act"
-        return (f"<{type(self).__name__} players={self._players} {seat} "
-                f"move={self._moves()}>")
+        with cython.critical_section(self):
+            p = self._k.current(self._s)
+            moves = self._moves()
+        return describe(type(self).__name__, self._players, None if p < 0 else p, moves)

@@ -3,13 +3,10 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
+from boardcore._engine._search import Searcher, Work
 from boardcore._engine._state import EngineConfig
 
-@final
-class Worker:
-    """One thread's scratch memory."""
-
-    def __new__(cls, state_size: int, nodes: int) -> Worker: ...
+MAX_ENVS: int
 
 @final
 class Batch:
@@ -21,9 +18,7 @@ class Batch:
         n: int,
         seed: int,
         learner: int,
-        kind: int,
-        budget: int,
-        exploration: float,
+        opponents: Searcher | None,
     ) -> Batch: ...
     @property
     def n(self) -> int: ...
@@ -45,11 +40,11 @@ class Batch:
         terminated: npt.NDArray[np.uint8],
         current: npt.NDArray[np.int32],
     ) -> None: ...
-    def reset(self, start: int, stop: int, worker: Worker) -> None: ...
+    def reset(self, start: int, stop: int, worker: Work) -> None: ...
     def check(self, actions: npt.NDArray[np.int64]) -> int: ...
-    def step(self, actions: npt.NDArray[np.int64], worker: Worker) -> int: ...
+    def step(self, actions: npt.NDArray[np.int64], worker: Work) -> int: ...
     def step_slice(
-        self, start: int, stop: int, worker: Worker, actions: npt.NDArray[np.int64]
+        self, start: int, stop: int, worker: Work, actions: npt.NDArray[np.int64]
     ) -> None: ...
     def legal_actions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
     def random_actions(self, out: npt.NDArray[np.int64], seed: int) -> None: ...

@@ -12,28 +12,28 @@
 #
 # A call works on its games without the GIL, so it first takes them (``_claim``): to
 # change them or to read them, refused while another call changes them (or, to change
-# them, reads them); a worker's scratch memory is taken the same way.  No two threads
+# them, reads them); a worker's memory (a ``_search.Work``) is taken the same way and
+# grown to what this batch's positions and opponents need.  No two threads
 # ever touch one position, one mask or one scratch buffer at once, and the actions a
 # step plays are the private copy it checked.
 cimport cython
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t, pick
-from _rng cimport derive_seed, rng_seed, rng_t
+from _kernel cimport MAX_PLAYERS, kernel_t, pick
+from _rng cimport STREAM_EPISODE, STREAM_OPPONENTS, derive_seed, rng_seed, rng_t
 
-from boardcore._engine._search cimport (AGENT_FLAT, AGENT_GREEDY, AGENT_ISMCTS, AGENT_RANDOM,
-                                        agent_t, choose, node_t)
+from boardcore._engine._search cimport (AGENT_RANDOM, Searcher, Work, agent_t, choose, results,
+                                        tree_nodes)
 from boardcore._engine._state cimport EngineConfig
 
 import numpy as np
 
-#: The stream of ``derive_seed`` that seeds game ``i``'s episodes and its opponents.
-cdef uint64_t RESET_STREAM = 4
-cdef uint64_t OPPONENT_STREAM = 5
-cdef int KINDS[4]
-KINDS[:] = [AGENT_RANDOM, AGENT_GREEDY, AGENT_FLAT, AGENT_ISMCTS]
+from boardcore.errors import ConfigurationError
+
+#: The most games one batch holds.
+MAX_ENVS = 1 << 20
 
 
 cdef extern from *:
@@ -59,45 +59,8 @@ cdef extern from *:
     bint bc_among16(const uint16_t *s, uint16_t a) noexcept nogil
 
 
-cdef class Worker:
-    """One thread's scratch memory: two positions, a search tree, visit counters."""
-
-    cdef void *scratch
-    cdef node_t *nodes
-    cdef Py_ssize_t cap
-    cdef uint32_t *visits
-    cdef bint busy                # taken by a call of some batch
-
-    def __cinit__(self, Py_ssize_t state_size, Py_ssize_t nodes):
-        if not 0 < state_size <= 1 << 20 or not 0 <= nodes <= 1 << 22:
-            raise ValueError("worker sizes out of range")
-        self.scratch = malloc(2 * state_size)
-        self.nodes = <node_t *>malloc(max(nodes, 1) * sizeof(node_t))
-        self.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
-        self.cap = nodes
-        if self.scratch == NULL or self.nodes == NULL or self.visits == NULL:
-            raise MemoryError()
-
-    def __dealloc__(self):
-        free(self.scratch)
-        free(self.nodes)
-        free(self.visits)
-
-    cdef int _take(self) except -1:
-        cdef bint busy
-        with cython.critical_section(self):
-            busy = self.busy
-            self.busy = True
-        if busy:
-            raise RuntimeError("this worker is in use by another thread")
-        return 0
-
-    cdef void _give(self) noexcept:
-        with cython.critical_section(self):
-            self.busy = False
-
-
 @cython.final
+@cython.binding(False)
 cdef class Batch:
     """``n`` games of one configuration, stepped together (see ``boardcore.VectorEnv``)."""
 
@@ -135,28 +98,29 @@ cdef class Batch:
     cdef bint scan
 
     def __cinit__(self, EngineConfig config not None, Py_ssize_t n, uint64_t seed,
-                  int learner, int kind, Py_ssize_t budget, double exploration):
+                  int learner, Searcher opponents):
         self.k = config.k
         self.blob = config.blob
         self.cfg = <const char *>self.blob
-        if not 1 <= n <= 1 << 20:
-            raise ValueError(f"num_envs must be in 1..1048576, not {n}")
+        if not 1 <= n <= MAX_ENVS:
+            raise ConfigurationError(f"num_envs must be in 1..{MAX_ENVS}, not {n}")
         if config.observation_size == 0:
             raise NotImplementedError(f"{self.k.name.decode()} has no observations yet")
-        if not -1 <= learner < config.num_players:
-            raise ValueError(f"the learner's seat must be a seat of the game, not {learner}")
-        if not 0 <= kind < 4 or not 0 <= budget <= 100_000 or not 0 <= exploration <= 100:
-            raise ValueError("opponent settings out of range")
-        if kind != AGENT_RANDOM and self.k.determinize == NULL:
-            raise NotImplementedError(f"{self.k.name.decode()} has no determinization yet")
+        if (opponents is None) != (learner == -1) or not -1 <= learner < config.num_players:
+            raise ConfigurationError("the learner's seat must be a seat of the game with "
+                                     f"opponents, or -1 without (self-play), not {learner}")
+        if opponents is not None:
+            if opponents.agent.time_limit > 0:
+                raise ConfigurationError("opponents play a budget, not a time limit: a "
+                                         "trajectory must not depend on the clock")
+            if opponents.agent.kind != AGENT_RANDOM and self.k.determinize == NULL:
+                raise NotImplementedError(f"{self.k.name.decode()} has no determinization yet")
+            self.agent = opponents.agent
         self.n = n
         self.players = config.num_players
         self.num_actions = config.num_actions
         self.observation_size = config.observation_size
         self.learner = learner
-        self.agent.kind = KINDS[kind]
-        self.agent.budget = budget
-        self.agent.exploration = exploration
         self.seed = seed
         self.scan = self.k.max_legal <= 16
         self.width = 16 if self.scan else self.k.max_legal
@@ -175,7 +139,7 @@ cdef class Batch:
             raise MemoryError(f"no memory for {n} games")
         cdef Py_ssize_t i
         for i in range(n):
-            rng_seed(&self.opponents[i], derive_seed(seed, OPPONENT_STREAM, <uint64_t>i))
+            rng_seed(&self.opponents[i], derive_seed(seed, STREAM_OPPONENTS, <uint64_t>i))
 
     def __dealloc__(self):
         free(self.states)
@@ -200,7 +164,7 @@ cdef class Batch:
                 or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n or current.shape[0] != self.n):
-            raise ValueError("the arrays do not fit this batch")
+            raise ConfigurationError("the arrays do not fit this batch")
         cdef bint again
         with cython.critical_section(self):
             again = self.bound
@@ -236,11 +200,22 @@ cdef class Batch:
         if problem == 1:
             raise RuntimeError("bind() the arrays first")
         if problem == 2:
-            raise ValueError(f"games {start}..{stop} are not games of this batch")
+            raise ConfigurationError(f"games {start}..{stop} are not games of this batch")
         if problem == 3:
             raise RuntimeError("call reset() first: the games have not begun")
         if problem == 4:
             raise RuntimeError(f"games {start}..{stop} are in use by another thread")
+        return 0
+
+    cdef int _take_worker(self, Work worker) except -1:
+        # Take a worker's memory for one call, grown to this batch's needs.
+        if not worker.take():
+            raise RuntimeError("this worker is in use by another thread")
+        try:
+            worker.fit(self.k.state_size, tree_nodes(&self.agent))
+        except BaseException:
+            worker.give()
+            raise
         return 0
 
     cdef void _release(self, Py_ssize_t start, Py_ssize_t stop, bint change,
@@ -253,16 +228,16 @@ cdef class Batch:
             self.begun += fresh
             self.started = self.begun == self.n
 
-    cdef void _begin(self, Py_ssize_t i, Worker w) noexcept nogil:
+    cdef void _begin(self, Py_ssize_t i, Work w) noexcept nogil:
         # Start game i's next episode; the opponents move until the learner is to act.
         self.k.init(self._state(i), self.cfg,
-                    derive_seed(self.seed, RESET_STREAM,
+                    derive_seed(self.seed, STREAM_EPISODE,
                                 (<uint64_t>i << 32) | <uint64_t>self.episodes[i]))
         self.episodes[i] += 1
         self.ended[i] = 0
         self._opponents(i, w)
 
-    cdef void _opponents(self, Py_ssize_t i, Worker w) noexcept nogil:
+    cdef void _opponents(self, Py_ssize_t i, Work w) noexcept nogil:
         cdef void *s = self._state(i)
         cdef int seat
         if self.learner < 0:
@@ -271,8 +246,7 @@ cdef class Batch:
             seat = self.k.current(s)
             if seat < 0 or seat == self.learner:
                 return
-            self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], w.nodes, w.cap,
-                                   w.scratch, w.visits))
+            self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], &w.w))
 
     cdef inline bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
         # Whether ``a`` is one of the legal actions game i's mask shows (they are the
@@ -324,13 +298,13 @@ cdef class Batch:
         self._show(i, self.learner if self.learner >= 0 else to_act, to_act, obs, mask,
                    current)
 
-    def reset(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None):
+    def reset(self, Py_ssize_t start, Py_ssize_t stop, Work worker not None):
         """Begin a new episode in games ``start..stop-1``."""
         cdef Py_ssize_t i, fresh = 0
         cdef int j
         self._claim(start, stop, True, False)
         try:
-            worker._take()
+            self._take_worker(worker)
             try:
                 for i in range(start, stop):
                     fresh += self.episodes[i] == 0
@@ -343,7 +317,7 @@ cdef class Batch:
                         for j in range(self.rewards.shape[1]):
                             self.rewards[i, j] = 0.0
             finally:
-                worker._give()
+                worker.give()
         finally:
             self._release(start, stop, True, fresh)
 
@@ -353,7 +327,7 @@ cdef class Batch:
         A game that ended in the last step resets in the next: its action is ignored.
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, False, True)
         try:
             return self._first_illegal(&actions[0])
@@ -367,16 +341,16 @@ cdef class Batch:
                 return i
         return -1
 
-    def step(self, const int64_t[::1] actions not None, Worker worker not None):
+    def step(self, const int64_t[::1] actions not None, Work worker not None):
         """Check every action, then (if all are legal) step every game: ``check`` and
         ``step_slice`` in one call.  Return the first game whose action is illegal (then
         nothing moved), else -1."""
         cdef Py_ssize_t bad = -1
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, True, True)
         try:
-            worker._take()
+            self._take_worker(worker)
             try:
                 # The actions checked are the ones played: a copy the caller cannot change.
                 memcpy(self.acts, &actions[0], self.n * sizeof(int64_t))
@@ -384,50 +358,50 @@ cdef class Batch:
                 if bad < 0:
                     self._step(0, self.n, worker, True)
             finally:
-                worker._give()
+                worker.give()
         finally:
             self._release(0, self.n, True)
         return bad
 
-    def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Worker worker not None,
+    def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Work worker not None,
                    const int64_t[::1] actions not None):
         """Step games ``start..stop-1`` with ``actions`` (checked by ``check`` first).
 
         An action that is not legal is skipped (``check`` refuses it first).
         """
         if actions.shape[0] != self.n:
-            raise ValueError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
+            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(start, stop, True, True)
         try:
-            worker._take()
+            self._take_worker(worker)
             try:
                 if stop > start:
                     memcpy(self.acts + start, &actions[start],
                            (stop - start) * sizeof(int64_t))
                 self._step(start, stop, worker, False)
             finally:
-                worker._give()
+                worker.give()
         finally:
             self._release(start, stop, True)
 
-    cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Worker worker,
+    cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Work worker,
                     bint checked) noexcept:
         # Play ``self.acts`` in games start..stop (taken).  ``checked``: every action was
         # found legal just before (``step``), so it is not looked up again.
         cdef Py_ssize_t i
-        cdef int seat, p, count, to_act
+        cdef int seat, p, to_act
         cdef int64_t a
-        cdef uint8_t w[MAX_PLAYERS]
+        cdef double r[MAX_PLAYERS]
         cdef void *s
-        cdef float[:, ::1] obs = self.obs, rewards = self.rewards
+        cdef float[:, ::1] obs = self.obs, out = self.rewards
         cdef int8_t[:, ::1] mask = self.mask
         cdef uint8_t[::1] terminated = self.terminated
         cdef int32_t[::1] current = self.current
         with nogil:
             for i in range(start, stop):
                 s = self._state(i)
-                for p in range(rewards.shape[1]):
-                    rewards[i, p] = 0.0
+                for p in range(out.shape[1]):
+                    out[i, p] = 0.0
                 terminated[i] = 0
                 if self.ended[i]:
                     self._begin(i, worker)
@@ -446,16 +420,12 @@ cdef class Batch:
                 elif to_act >= 0:
                     seat = to_act
                 if to_act < 0:
-                    # The final result: 1 for a sole winner, 1/k for k who share, 0 else.
-                    self.k.winners(s, w)
-                    count = 0
-                    for p in range(self.players):
-                        count += w[p] != 0
+                    results(self.k, s, r)
                     if self.learner >= 0:
-                        rewards[i, 0] = (1.0 / count) if w[self.learner] else 0.0
+                        out[i, 0] = <float>r[self.learner]
                     else:
                         for p in range(self.players):
-                            rewards[i, p] = (1.0 / count) if w[p] else 0.0
+                            out[i, p] = <float>r[p]
                     terminated[i] = 1
                     self.ended[i] = 1
                 self._show(i, seat, to_act, &obs[i, 0], &mask[i, 0], &current[i])
@@ -499,7 +469,7 @@ cdef class Batch:
         cdef Py_ssize_t i
         cdef int a
         if out.shape[0] != self.n:
-            raise ValueError(f"out must hold {self.n} actions")
+            raise ConfigurationError(f"out must hold {self.n} actions")
         self._claim(0, self.n, False, True)
         try:
             rng_seed(&rng, seed)

@@ -1,15 +1,18 @@
 from collections.abc import Sequence
-from typing import Any, SupportsIndex, final
+from typing import SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine._state import EngineConfig, EngineState
-from boardcore.fool import Fool
-from boardcore.values import FoolDocument, FoolMove, FoolView
+from boardcore.fool import Fool, FoolDocument, FoolMove, FoolSnapshot, FoolView
 
+NUM_ACTIONS: int
+W1: int
+ROUND_MAX: int
+SCORE_MAX: int
 CARDS: tuple[str, ...]
-KERNEL_CAPSULE: object
+BOX: tuple[int, int, int, int, int]
 
 def config(
     players: int, start_player: int, deck: Sequence[int], fools: int
@@ -20,23 +23,12 @@ class FoolState(EngineState):
 
     @property
     def game(self) -> Fool: ...
-    def action_to_str(self, action: SupportsIndex) -> str: ...
-    def parse_action(self, text: str) -> int: ...
-    def _position(
-        self,
-    ) -> tuple[
-        int, int, int, int, int, int, int, list[tuple[int, str]], list[list[str]],
-        list[str], list[int], list[int], list[int],
-    ]: ...
+    def snapshot(self) -> FoolSnapshot: ...
     def view(self, player: SupportsIndex) -> FoolView: ...
     def to_dict(self) -> FoolDocument: ...
     def explain(self, action: SupportsIndex) -> FoolMove: ...
     @property
     def last_move(self) -> FoolMove | None: ...
-    @staticmethod
-    def _set_up(
-        config: EngineConfig, game: Fool, seed: int, fields: dict[str, Any]
-    ) -> FoolState: ...
 
 def _trick_kernel(
     seats: npt.NDArray[np.uint8],

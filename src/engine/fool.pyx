@@ -17,12 +17,10 @@
 # The whole position is the struct ``fool_t`` (no pointer: a copy is a memcpy); the
 # configuration is ``fool_cfg_t``.  The kernel table (``_kernel.pxd``) is filled below.
 cimport cython
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memmove, memset
 
-from _common cimport action_index, seat_index
 from _history cimport hist_push, hist_t
 from _kernel cimport kernel_t
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
@@ -31,9 +29,7 @@ from boardcore._engine._state cimport EngineConfig, EngineState
 
 import numpy as np
 
-from boardcore._engine._state import EngineConfig as _Config
-from boardcore.errors import InvalidStateError, NotationError
-from boardcore.values import quote
+from boardcore.errors import ConfigurationError, InvalidStateError
 
 cdef extern from *:
     """
@@ -82,25 +78,94 @@ cdef extern from *:
     int fool_ctz(uint32_t x) noexcept nogil
     int fool_ctz64(uint64_t x) noexcept nogil
 
+# The rules' numbers the Python half reads too (module attributes: one source).
+cpdef enum:
+    NUM_ACTIONS = 83    # every card kind of the box (F1)
+    W1 = 82             # the action (card kind) of a wild 1
+    ROUND_MAX = 1000000     # a set-up position's round, at most
+    SCORE_MAX = 1000000     # a set-up position's scores, at most this far from 0
+
 cdef enum:
     MAX_SEATS = 8
     WILD = 4            # index of the wild-1 word of a hand
     WORDS = 5
-    NUM_ACTIONS = 83
-    W1 = 82             # the action (card kind) of a wild 1
     MAX_WILDS = 6
     DECK_MAX = 88
     NO_SEAT = 255
-    ROUND_MAX = 1000000
-    SCORE_MAX = 1000000
     SHIFT = 16          # the play-out takes a card out of a row by two 8-byte moves
     ROW = 128           # DECK_MAX + SHIFT bytes, rounded up: a seat's row one shift away
 
-include "fool_tables.pxi"
+# ---------------------------------------------------------------------------------------
+# Tables, built once at import: what each card is, the weights of the determinization,
+# the random player's and the trick kernel's and the scoring's lookups.
+
+# Highest value of each colour in the full 88-card box (F1).
+cdef uint8_t COLOUR_TOP[4]
+COLOUR_TOP[:] = [27, 23, 21, 15]
+cdef uint8_t COLOUR_OFFSET[5]
+COLOUR_OFFSET[:] = [0, 26, 48, 68, 82]
+# Per action: its colour word (4 for a wild 1), bit in that word, face value (1 for W1).
+cdef uint8_t CARD_COLOUR[NUM_ACTIONS]
+cdef uint8_t CARD_BIT[NUM_ACTIONS]
+cdef uint8_t CARD_VALUE[NUM_ACTIONS]
+# k! and 1/k!, the weights of the determinization's count tables.
+cdef double FACT[DECK_MAX + 1]
+cdef double INV_FACT[DECK_MAX + 1]
+# Per action: the bit it sets in its word (for a wild 1 the thermometer's new bit, below
+# the others shifted up), the mask that takes it out again (a wild 1 shifts instead), and
+# what it counts in a hand's packed colour counts (one byte per colour, ``_sort_hand``;
+# nothing for a wild 1).
+cdef uint32_t CARD_MASK[NUM_ACTIONS]
+cdef uint32_t CARD_CLEAR[NUM_ACTIONS]
+cdef uint32_t CARD_COUNT[NUM_ACTIONS]
+# The trick kernel's key of each card without its position, by lead colour + 1 (0: no
+# lead colour yet), so that resolving a trick reads one table row.
+cdef uint16_t LEAD_KEY[5][NUM_ACTIONS]
+# BYTE_POINTS[k][b]: the points (F11) of the cards whose bits in byte k of a colour
+# word are b (a card's value is its bit + 2).
+cdef uint16_t BYTE_POINTS[4][256]
+# The bytes of the packed colour counts that hold the legal cards when the lead colour
+# (+ 1) is held; with no lead colour all four.
+cdef uint32_t LEAD_BYTES[5]
+LEAD_BYTES[:] = [0xFFFFFFFF, 0xFF, 0xFF00, 0xFF0000, 0xFF000000]
+
+
+cdef void _init_tables() noexcept:
+    cdef int c, v, k
+    FACT[0] = 1.0
+    for v in range(1, DECK_MAX + 1):
+        FACT[v] = FACT[v - 1] * v
+    for v in range(DECK_MAX + 1):
+        INV_FACT[v] = 1.0 / FACT[v]
+    for c in range(4):
+        for v in range(2, COLOUR_TOP[c] + 1):
+            CARD_COLOUR[COLOUR_OFFSET[c] + v - 2] = c
+            CARD_BIT[COLOUR_OFFSET[c] + v - 2] = v - 2
+            CARD_VALUE[COLOUR_OFFSET[c] + v - 2] = v
+    CARD_COLOUR[W1] = WILD
+    CARD_BIT[W1] = 0
+    CARD_VALUE[W1] = 1
+    for v in range(NUM_ACTIONS):
+        CARD_MASK[v] = (<uint32_t>1) << CARD_BIT[v]
+        CARD_CLEAR[v] = 0xFFFFFFFF if v == W1 else ~CARD_MASK[v]
+        CARD_COUNT[v] = 0 if v == W1 else (<uint32_t>1) << (8 * CARD_COLOUR[v])
+        for c in range(5):
+            LEAD_KEY[c][v] = ((((CARD_COLOUR[v] == c - 1) | (v == W1)) << 12)
+                              | (CARD_VALUE[v] << 4))
+    for k in range(4):
+        for v in range(256):
+            BYTE_POINTS[k][v] = 0
+            for c in range(8):
+                if (v >> c) & 1:
+                    BYTE_POINTS[k][v] += 8 * k + c + 2
+
+
+_init_tables()
 
 #: The notation of every action: ``CARDS[a]`` is ``"G2"`` .. ``"B15"``, then ``"W1"``.
 CARDS = tuple([f"{'GRYB'[CARD_COLOUR[a]]}{CARD_VALUE[a]}" for a in range(W1)] + ["W1"])
-cdef dict _PARSE = {name: a for a, name in enumerate(CARDS)}
+#: The box (F1): the highest value of green, red, yellow and blue, and the wild 1s.
+BOX = (COLOUR_TOP[0], COLOUR_TOP[1], COLOUR_TOP[2], COLOUR_TOP[3], MAX_WILDS)
 
 # End codes (stats["end"], Fool.end_reasons order).
 cdef enum:
@@ -480,7 +545,180 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
     return (m[CARD_COLOUR[a]] >> CARD_BIT[a]) & 1
 
 
-include "fool_play_out.pxi"
+# ---------------------------------------------------------------------------------------
+# The random player, as the kernel table's ``random_action`` and ``play_out`` slots play
+# it.  A hand's coloured cards are kept as a sorted row of card kinds with their counts by
+# colour packed one byte each: the legal cards are one run of the row (F6), so the
+# random card is found by one index, and the play-out keeps every row from move to
+# move, sorting afresh only after a deal.
+
+
+cdef inline uint32_t _sort_hand(const uint32_t *h, uint8_t *row) noexcept nogil:
+    # The coloured cards of hand ``h`` into ``row``, ascending (the order of the legal
+    # actions); returns how many of each colour, packed one byte per colour (colour 0
+    # lowest), so that one multiplication gives every running total.  The colour words
+    # laid end to end are the card kinds' bits (COLOUR_OFFSET): two 64-bit walks.
+    cdef int t = 0
+    cdef uint64_t w = h[0] | (<uint64_t>h[1] << 26) | (<uint64_t>h[2] << 48)
+    while w:
+        row[t] = fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    w = (h[2] >> 16) | (<uint64_t>h[3] << 4)
+    while w:
+        row[t] = 64 + fool_ctz64(w)
+        t += 1
+        w &= w - 1
+    return fool_colour_counts(h)
+
+
+cdef inline int _pick(const uint8_t *row, uint32_t counts, uint32_t wild, int lead,
+                      rng_t *player, uint32_t *at) noexcept nogil:
+    # The random player's card, legal[bounded(count)], from a hand: its sorted coloured
+    # cards ``row``, their packed counts, ``wild`` (1: it holds a wild 1); -1 if the
+    # hand is empty.  By F6 the legal cards are the lead colour's if held (one run of
+    # ``row``), else all of ``row``, then one wild 1.  Writes the card's index in ``row``.
+    cdef uint32_t legal = counts & LEAD_BYTES[lead + 1]
+    cdef uint32_t total, i
+    if legal == 0:
+        legal = counts
+    total = (legal * <uint32_t>0x01010101) >> 24
+    if total + wild == 0:
+        return -1
+    i = rng_bounded(player, total + wild)
+    if i == total:
+        return W1
+    # the run starts after the cards of the colours below its first one
+    at[0] = i + ((((counts * <uint32_t>0x01010101) << 8)
+                  >> (fool_ctz(legal) & ~7)) & 0xFF)
+    return row[at[0]]
+
+
+cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
+    # legal[bounded(count)] from the hand's sorted cards, as the play-out draws it.
+    cdef const fool_t *s = <const fool_t *>state
+    cdef const uint32_t *h
+    cdef uint8_t row[DECK_MAX]
+    cdef uint32_t counts, at
+    if s.over:
+        return -1
+    h = s.hand[s.to_move]
+    counts = _sort_hand(h, row)
+    return _pick(row, counts, h[WILD] & 1, s.lead, player, &at)
+
+
+cdef inline void _take_out(uint8_t *row, uint32_t at, uint32_t length) noexcept nogil:
+    # Remove row[at] from a row of ``length`` cards: what follows moves down one, by two
+    # fixed 8-byte moves (the bytes past the end are spare) unless the tail is longer
+    # (a set-up's long hand): no call, no loop.
+    cdef uint64_t low, high
+    if length - at <= SHIFT:
+        memcpy(&low, &row[at + 1], 8)
+        memcpy(&high, &row[at + 9], 8)
+        memcpy(&row[at], &low, 8)
+        memcpy(&row[at + 8], &high, 8)
+    else:
+        memmove(&row[at], &row[at + 1], length - at)
+
+
+cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
+    # The kernel's random play-out (_kernel.play_out's contract: the same draws as
+    # _random_action at every move), a trick at a time, with every hand kept sorted and
+    # counted by colour from move to move and sorted afresh only after a deal.  What
+    # _play and _close_trick do, but with what the loop knows: whether the card is a
+    # wild 1 (its own branch), whether a hand of the trick ran out (``ran_out``, from
+    # the counts), the trick's highest and two lowest keys (so that closing it reads
+    # three keys), and that nothing but the end of a round can end the game.  The seat
+    # to act, the lead colour, the trick's length and size, the Fools and the leader
+    # live in locals between the ends of rounds and are written back when the loop
+    # stops.  It keeps no voids (F6), which the end of the game clears.  A hand that is
+    # empty when its seat is to act (no set-up allows one) stops it, as it stops the
+    # generic play-out.
+    cdef fool_t *s = <fool_t *>state
+    cdef rng_t local = player[0]        # in a local, the generator stays in registers
+    cdef uint8_t rows[MAX_SEATS][ROW]
+    cdef uint32_t counts[MAX_SEATS]
+    cdef uint32_t at, after, playing
+    cdef uint8_t *row
+    cdef uint8_t leader, fools
+    cdef Py_ssize_t played = 0
+    cdef bint ran_out = False
+    cdef int p, q, a, key, lead, length, size
+    cdef int best = 0, lo1 = NO_KEY, lo2 = NO_KEY
+    if s.over:
+        return 0
+    for p in range(s.n):
+        counts[p] = _sort_hand(s.hand[p], rows[p])
+    p = s.to_move
+    lead = s.lead
+    length = s.trick_len
+    size = s.trick_size
+    fools = s.fools
+    leader = s.leader
+    playing = _playing(s)
+    for q in range(length):             # a trick under way: its cards so far
+        ran_out |= _hand_empty(s.hand[s.trick_seat[q]])
+        key = _trick_key(lead, s.trick_card[q], q, s.trick_seat[q])
+        best = max(best, key)
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = min(lo1, key)
+    while True:
+        row = rows[p]
+        a = _pick(row, counts[p], s.hand[p][WILD] & 1, lead, &local, &at)
+        if a < 0:
+            break
+        if history != NULL and hist_push(history, <uint16_t>a) < 0:
+            played = -1
+            break
+        if a != W1:
+            _take_out(row, at, (counts[p] * <uint32_t>0x01010101) >> 24)
+            counts[p] -= CARD_COUNT[a]
+            lead = _take(s.hand[p], a, lead, True)
+        else:
+            lead = _take(s.hand[p], a, lead, False)
+        ran_out |= (counts[p] | s.hand[p][WILD]) == 0
+        played += 1
+        s.trick_seat[length] = p
+        s.trick_card[length] = a
+        key = _trick_key(lead, a, length, p)
+        best = max(best, key)
+        lo2 = min(lo2, max(lo1, key))
+        lo1 = min(lo1, key)
+        length += 1
+        if length < size:               # F4: the next seat clockwise that is no Fool
+            after = playing & (~(<uint32_t>1) << p)
+            p = fool_ctz(after if after else playing)
+            continue
+        # F7-F10: the highest key wins and leads next; the lowest are the Fools.
+        fools = _trick_result(best, lo1, lo2, s.nfools, &leader)
+        if ran_out:
+            s.leader = leader
+            END_ROUND(s, fools)
+            if s.over:
+                break
+            for q in range(s.n):        # a deal
+                counts[q] = _sort_hand(s.hand[q], rows[q])
+            leader = s.leader
+            fools = 0
+            size = s.n
+        else:
+            size = s.n - s.nfools
+        p = leader
+        playing = ~(<uint32_t>fools) & ((<uint32_t>1 << s.n) - 1)
+        lead = -1
+        length = 0
+        best = 0
+        lo1 = lo2 = NO_KEY
+        ran_out = False
+    if not s.over:      # stopped mid-way: the locals back into the position
+        s.to_move = p
+        s.lead = lead
+        s.trick_len = length
+        s.trick_size = size
+        s.fools = fools
+        s.leader = leader
+    player[0] = local
+    return played
 
 
 cdef void _scores(const void *state, int64_t *out) noexcept nogil:
@@ -506,9 +744,6 @@ cdef kernel_t KERNEL = kernel_t(
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
     determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
-#: The kernel table of Fool (a capsule named "boardcore.kernel_t").
-KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
-
 
 def config(players, start_player, deck, fools):
     """Return the engine configuration of a Fool game (checked).
@@ -522,20 +757,20 @@ def config(players, start_player, deck, fools):
         fools: Fool discs handed out per trick, 1 or 2 (at least three seats play a trick).
 
     Raises:
-        ValueError: not a configuration the engine can play (TypeError or
+        ConfigurationError: not a configuration the engine can play (TypeError or
             OverflowError for values that are not small ints).
     """
     cdef fool_cfg_t cfg
     cdef int c
     if len(deck) != WORDS:
-        raise ValueError(f"deck must hold {WORDS} numbers, not {len(deck)}")
+        raise ConfigurationError(f"deck must hold {WORDS} numbers, not {len(deck)}")
     memset(&cfg, 0, sizeof(cfg))
     cfg.n_players = players
     cfg.start_player = start_player
     cfg.nfools = fools
     for c in range(WORDS):
         cfg.deck[c] = deck[c]
-    return _Config(FoolState, (<char *>&cfg)[:sizeof(cfg)])
+    return EngineConfig(FoolState, (<char *>&cfg)[:sizeof(cfg)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -543,6 +778,8 @@ def config(players, start_player, deck, fools):
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class FoolState(EngineState):
     """A position of Fool: every hand, the trick so far, the Fools, the running scores.
 
@@ -566,50 +803,11 @@ cdef class FoolState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    # -- notation -----------------------------------------------------------------------
-
-    def action_to_str(self, action):
-        """Return the notation of card kind ``action``: ``G17``, ``R2``, ``W1``."""
-        return CARDS[action_index(action, NUM_ACTIONS)]
-
-    def parse_action(self, text):
-        """Return the card kind written ``text`` (``G17``, ``" w1 "``; any case, blanks around).
-
-        The result is the action the text names; whether it is legal here is ``apply``'s
-        to say.
-
-        Raises:
-            NotationError: ``text`` names no card of the box (G2..G27, R2..R23, Y2..Y21,
-                B2..B15 or W1).
-        """
-        if not isinstance(text, str):
-            raise NotationError(f"notation must be a str, not {quote(text)}")
-        a = _PARSE.get(text.strip().upper())
-        if a is None:
-            raise NotationError(f"{quote(text, 60)} is not a Fool card: write G2..G27, "
-                                "R2..R23, Y2..Y21, B2..B15 or W1")
-        return a
-
-    # -- what a seat may see, and the whole state -----------------------------------------
-    # The game (the facade) turns ``_position()`` into views, documents and pictures: the
-    # engine hands out plain values and imports nothing above it.
-
-    def _position(self):
-        """Return the position as plain values, for the facade.
-
-        ``(round, dealer, leader, current, lead, fools, voids, trick, hands, played,
-        scores, plus10, rng)``: ``current`` is -1 once the game is over, ``lead`` -1 until
-        a coloured card sets it; ``fools`` (bit ``p``) and ``voids`` (bit ``4 * p + c``)
-        are seat bitmasks; ``trick`` holds ``(seat, card)`` pairs in play order, ``hands``
-        each seat's cards and ``played`` the cards played this round, ascending, in
-        notation (a wild 1 once per copy).
-        """
-        cdef fool_t s
+    cdef dict _values(self, const void *position):
+        # The snapshot's fields (boardcore.fool.FoolSnapshot): cards as their actions.
+        cdef const fool_t *s = <const fool_t *>position
         cdef uint32_t played[WORDS]
         cdef int c, p, i, held = 0
-        self._check()
-        with cython.critical_section(self):
-            s = self.s
         for c in range(WILD):           # the deck minus every hand (wild 1s by count)
             played[c] = s.deck_mask[c]
             for p in range(s.n):
@@ -617,59 +815,39 @@ cdef class FoolState(EngineState):
         for p in range(s.n):
             held += fool_popcount(s.hand[p][WILD])
         played[WILD] = s.deck_mask[WILD] >> held
-        return (s.round, s.dealer, s.leader, -1 if s.over else s.to_move, s.lead, s.fools,
-                s.voids, [(s.trick_seat[i], CARDS[s.trick_card[i]]) for i in range(s.trick_len)],
-                [_names(s.hand[p]) for p in range(s.n)], _names(played),
-                [s.score[p] for p in range(s.n)], [s.plus10[p] for p in range(s.n)],
-                [s.rng.s[i] for i in range(4)])
+        return {
+            "round": s.round,
+            "dealer": s.dealer,
+            "leader": s.leader,
+            "lead": s.lead,
+            "fools": tuple([p for p in range(s.n) if (s.fools >> p) & 1]),
+            "voids": tuple([(s.voids >> (4 * p)) & 15 for p in range(s.n)]),
+            "trick": tuple([(s.trick_seat[i], s.trick_card[i]) for i in range(s.trick_len)]),
+            "hands": tuple([_cards(s.hand[p]) for p in range(s.n)]),
+            "played": _cards(played),
+            "plus10": tuple([s.plus10[p] for p in range(s.n)]),
+            "rng": tuple([s.rng.s[i] for i in range(4)]),
+        }
 
-    def view(self, player):
-        """Return what seat ``player`` may see, as a ``FoolView`` (cards in notation)."""
-        self._check()
-        return self.game._view(self, seat_index(player, self._players))
-
-    def _fields(self):
-        self._check()
-        return self.game._fields(self)
-
-    def _text(self, int seat):
-        self._check()
-        return self.game._text(self, seat)
-
-    @staticmethod
-    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return the position ``fields`` draws (the facade has checked them).
-
-        ``fields`` holds ``round``, ``dealer``, ``leader``, ``fools`` (seats),
-        ``trick`` (``[seat, action]`` pairs in play order), ``hands`` (per seat, the
-        actions of its cards, a wild 1 once per copy), ``scores``, ``plus10``, ``rng``
-        (4 words) and optionally ``voids`` (per seat, a bitmask of the colours 0-3 it
-        showed it lacks).  Whether the game is over, the lead colour and the seat to
-        play are derived; so are the voids the trick shows (F6), added to those given.
-        Values that would not fit the position raise ``InvalidStateError``.
-        """
-        if config.k != &KERNEL:
-            raise TypeError("config is not a Fool configuration")
-        cdef FoolState st = <FoolState>config._make(game, seed)
-        _fill(&st.s, <const fool_cfg_t *><const char *>config.blob, fields)
-        st._started(st._fields())
-        return st
+    cdef int _fill(self, const void *config, dict values) except -1:
+        # ``values``: the checked fields of boardcore.fool.positions.
+        return _fill(&self.s, <const fool_cfg_t *>config, values)
 
 
 # ---------------------------------------------------------------------------------------
 # Card lists, set-up positions, the trick kernel.
 
-cdef list _names(const uint32_t *h):
-    # The cards of a hand-shaped bitset in notation, ascending; W1 once per wild 1.
+cdef tuple _cards(const uint32_t *h):
+    # The cards of a hand-shaped bitset as their actions, ascending; W1 once per wild 1.
     cdef int c
     cdef uint32_t w
     cdef list out = []
     for c in range(4):
         w = h[c]
         while w:
-            out.append(CARDS[COLOUR_OFFSET[c] + fool_ctz(w)])
+            out.append(COLOUR_OFFSET[c] + fool_ctz(w))
             w &= w - 1
-    return out + ["W1"] * fool_popcount(h[WILD])
+    return tuple(out + [W1] * fool_popcount(h[WILD]))
 
 
 cdef bint _ints(object values, object lo, object hi):
@@ -766,17 +944,18 @@ def _trick_kernel(const uint8_t[:, ::1] seats not None, const uint8_t[:, ::1] ca
     leads, lengths = np.array(leads, copy=True), np.array(lengths, copy=True)
     n = seats.shape[0]
     if cards.shape[0] != n or leads.shape[0] != n or lengths.shape[0] != n:
-        raise ValueError("seats, cards, leads and lengths must have one row per trick")
+        raise ConfigurationError("seats, cards, leads and lengths must have one row per trick")
     if seats.shape[1] < MAX_SEATS or cards.shape[1] < MAX_SEATS:
-        raise ValueError(f"seats and cards need {MAX_SEATS} columns")
+        raise ConfigurationError(f"seats and cards need {MAX_SEATS} columns")
     if nfools not in (1, 2):
-        raise ValueError(f"nfools must be 1 or 2, not {nfools!r}")
+        raise ConfigurationError(f"nfools must be 1 or 2, not {nfools!r}")
     for i in range(n):
         if not 2 < lengths[i] <= MAX_SEATS or not -1 <= leads[i] < 4:
-            raise ValueError(f"trick {i} has length {lengths[i]} or lead {leads[i]} out of range")
+            raise ConfigurationError(
+                f"trick {i} has length {lengths[i]} or lead {leads[i]} out of range")
         for r in range(lengths[i]):
             if cards[i, r] >= NUM_ACTIONS or seats[i, r] >= MAX_SEATS:
-                raise ValueError(f"trick {i} has a card or seat out of range")
+                raise ConfigurationError(f"trick {i} has a card or seat out of range")
     winners = np.zeros(n, dtype=np.uint8)
     fools = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] w = winners, f = fools

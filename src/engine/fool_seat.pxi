@@ -442,9 +442,9 @@ def _determinize_kernel(FoolState state not None, int seat, uint64_t seed, Py_ss
     cdef rng_t rng
     cdef Py_ssize_t _again
     if not 0 <= seat < state.s.n:
-        raise ValueError(f"seat {seat} is not in range({state.s.n})")
+        raise ConfigurationError(f"seat {seat} is not in range({state.s.n})")
     if not 1 <= repeat <= 10_000_000:
-        raise ValueError(f"repeat must be in 1..10000000, not {repeat}")
+        raise ConfigurationError(f"repeat must be in 1..10000000, not {repeat}")
     rng_seed(&rng, seed)
     with cython.critical_section(state):
         start = state.s
@@ -452,4 +452,4 @@ def _determinize_kernel(FoolState state not None, int seat, uint64_t seed, Py_ss
         for _again in range(repeat):
             s = start
             _determinize(&s, seat, &rng)
-    return [[a for a in _names(s.hand[p])] for p in range(s.n)]
+    return [[CARDS[a] for a in _cards(s.hand[p])] for p in range(s.n)]

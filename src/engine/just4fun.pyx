@@ -28,19 +28,16 @@
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
 cimport cython
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, seat_index
 from _history cimport hist_push, hist_t
 from _kernel cimport kernel_t
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
-from boardcore._engine._state import EngineConfig as _Config
-from boardcore.errors import InvalidStateError
+from boardcore.errors import ConfigurationError, InvalidStateError
 
 cdef extern from *:
     """
@@ -92,19 +89,22 @@ cdef extern from *:
     void j4f_actions16(const uint32_t *slots, int count, uint16_t *out) noexcept nogil
     int j4f_find16(const uint16_t *actions, uint16_t a) noexcept nogil
 
+# The rules' numbers the Python half reads too (module attributes: one source).
+cpdef enum:
+    N_FIELDS = 36
+    SUPPLY = 20          # J4: stones per seat
+    IDLE_LIMIT = 20      # J14: turns in a row without a stone
+    EXCHANGE = 3923      # the last action, after the plays
+    N_ACTIONS = 3924
+
 cdef enum:
     WIDTH = 7            # bits per board row (6 fields + 1 padding bit)
     N_BITS = 42
-    N_FIELDS = 36
     DECK_SIZE = 55
     HAND_SIZE = 4
-    SUPPLY = 20
     MAX_SEATS = 4
-    IDLE_LIMIT = 20      # J14: turns in a row without a stone
     NO_SEAT = 255
     N_PLAYS = 3923
-    EXCHANGE = 3923
-    N_ACTIONS = 3924
     MAX_LEGAL = 16       # at most 15 non-empty hand subsets, or the exchange
     KEY_SPACE = 160000   # 20**4
     NO_ACTION = 0xFFFF
@@ -172,7 +172,113 @@ cdef inline uint32_t _slot_action(uint32_t slot) noexcept nogil:
     return (slot >> 6) & 0xFFF
 
 
-include "just4fun_tables.pxi"
+# The tables, built once at import: the action table, and the hand tables of the random
+# play-out.
+
+def _build_tables():
+    from itertools import combinations_with_replacement
+    plays = []
+    for size in range(1, 5):
+        for values in combinations_with_replacement(range(1, 20), size):
+            if sum(values) > N_FIELDS:
+                continue
+            if any(values.count(v) > (4 if v <= 12 else 1) for v in set(values)):
+                continue
+            plays.append(values)
+    plays.sort(key=lambda t: (sum(t), len(t), t))
+    assert len(plays) == N_PLAYS
+    for i in range(KEY_SPACE):
+        KEY_TO_ACTION[i] = NO_ACTION
+    for a, values in enumerate(plays):
+        ACTION_SIZE[a] = len(values)
+        ACTION_SUM[a] = sum(values)
+        ACTION_CARDS[a] = 0
+        key = 0
+        for k, v in enumerate(values):
+            ACTION_CARDS[a] |= v << (8 * k)
+            key = key * 20 + v
+        KEY_TO_ACTION[key] = a
+    ACTION_SIZE[EXCHANGE] = 0
+    ACTION_SUM[EXCHANGE] = 0
+    ACTION_CARDS[EXCHANGE] = 0
+    for i in range(1, 16):
+        HIGHEST_BIT[i] = i.bit_length() - 1
+    for i in range(N_FIELDS):
+        CELL_BIT[i] = (i // 6) * WIDTH + i % 6
+    for i in range(DECK_SIZE):
+        SORTED_DECK[i] = i // 4 + 1 if i < 48 else i - 35
+    _build_hands()
+    return plays
+
+
+def _build_hands():
+    # Number the hands, then fill the draw steps and each full hand's plays.
+    from itertools import combinations_with_replacement
+    full = list(combinations_with_replacement(range(1, 20), 4))
+    partial = [h for size in range(4) for h in combinations_with_replacement(range(1, 20), size)]
+    assert len(full) == N_HANDS and len(partial) == N_PARTIAL and partial[0] == ()
+    ids = {h: i for i, h in enumerate(full + partial)}
+    for h, i in ids.items():
+        HAND_CARDS[i] = sum([v << (8 * k) for k, v in enumerate(h)])
+    for h in partial:
+        for v in range(1, 20):
+            HAND_ADD[ids[h] - N_HANDS][v] = ids[tuple(sorted(h + (v,)))]
+    for h in full:
+        HAND_COUNT[ids[h]] = _slots_of(ids[h], h, ids)
+
+
+cdef int _slots_of(int h, tuple cards, dict ids) except -1:
+    # The slot words of full hand ``h`` (ascending ``cards``), ascending by action.
+    cdef uint8_t hand[4]
+    cdef uint16_t out[MAX_PLAYS]
+    cdef uint8_t masks[16]
+    cdef int i, j, count
+    for i in range(4):
+        hand[i] = cards[i]
+    count = _plays_of(hand, 4, out, masks)
+    for i in range(count):
+        rest = tuple([cards[j] for j in range(4) if not (masks[i] >> j) & 1])
+        HAND_SLOTS[h][i] = ACTION_SUM[out[i]] | (out[i] << 6) | (<uint32_t>ids[rest] << 18)
+        HAND_FIELDS[h] |= (<uint64_t>1) << ACTION_SUM[out[i]]
+    return count
+
+
+cdef int _plays_of(const uint8_t *hand, int n, uint16_t *out, uint8_t *masks) noexcept nogil:
+    """Write the distinct plays of an ascending hand (J6), ascending, each with the
+    slots it takes (a bit mask) in ``masks``; return how many."""
+    cdef int mask, i, high, count = 0
+    cdef uint32_t keys[16]
+    cdef uint16_t a
+    cdef int twins = 0
+    # Equal values make equal multisets: with the hand ascending, a subset is canonical
+    # when it takes the earlier of two equal cards first, i.e. a bit set in ``twins``
+    # (slot i equals slot i - 1) needs the bit below it set too.
+    for i in range(1, n):
+        if hand[i] == hand[i - 1]:
+            twins |= 1 << i
+    keys[0] = 0
+    for mask in range(1, 1 << n):
+        # The key of a subset extends the key of the subset without its highest slot.
+        high = HIGHEST_BIT[mask]
+        keys[mask] = keys[mask ^ (1 << high)] * 20 + hand[high]
+        if mask & twins & ~(mask << 1):
+            continue
+        a = KEY_TO_ACTION[keys[mask]]
+        if a == NO_ACTION:      # J6: sums above 36 name no field
+            continue
+        i = count
+        while i > 0 and out[i - 1] > a:
+            out[i] = out[i - 1]
+            masks[i] = masks[i - 1]
+            i -= 1
+        out[i] = a
+        masks[i] = mask
+        count += 1
+    return count
+
+
+PLAYS = tuple(_build_tables())
+DECK = tuple(v for v in range(1, 20) for _ in range(4 if v <= 12 else 1))
 
 
 # ---------------------------------------------------------------------------------
@@ -611,9 +717,6 @@ cdef kernel_t KERNEL = kernel_t(
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
     determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
-#: The kernel table of Just4Fun (a capsule named "boardcore.kernel_t").
-KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
-
 
 def config(players, start_player, returned_on_lock, layout):
     """Return the checked engine configuration of the game's options; ``layout`` is 36
@@ -628,10 +731,10 @@ def config(players, start_player, returned_on_lock, layout):
     cfg.random_layout = layout is None
     if layout is not None:
         if len(layout) != N_FIELDS:
-            raise ValueError(f"layout must hold {N_FIELDS} field numbers")
+            raise ConfigurationError(f"layout must hold {N_FIELDS} field numbers")
         for i in range(N_FIELDS):
             cfg.layout[i] = layout[i]
-    return _Config(Just4FunState, (<char *>&cfg)[:sizeof(cfg)])
+    return EngineConfig(Just4FunState, (<char *>&cfg)[:sizeof(cfg)])
 
 
 @cython.final
@@ -651,64 +754,29 @@ cdef class Just4FunState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    def action_to_str(self, action):
-        """Return the notation of an action: ``5+11+13`` (ascending) or ``exchange``."""
-        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        return "exchange" if a == EXCHANGE else "+".join([str(v) for v in PLAYS[a]])
-
-    def parse_action(self, text):
-        """Return the action written ``text`` (values in any order, or ``exchange``).
-
-        Raises:
-            NotationError: ``text`` is not a play of 1-4 cards naming a field, nor
-                ``exchange``.
-        """
-        from boardcore.moves.just4fun import parse
-        return parse(text)
-
-    def view(self, player):
-        """Return what seat ``player`` may see: everything but other hands and the draw order."""
-        cdef int p = seat_index(player, self.s.n_players)
-        from boardcore.pictures.just4fun import view
-        return view(self, p)
-
-    def _fields(self):
-        cdef j4f_t s
+    cdef dict _values(self, const void *position):
+        # The snapshot's fields (boardcore.just4fun.Just4FunSnapshot), per field row-major.
+        cdef const j4f_t *s = <const j4f_t *>position
         cdef int i, q
-        with cython.critical_section(self):
-            s = self.s
         return {
-            "layout": [s.field[CELL_BIT[i]] for i in range(N_FIELDS)],
-            "stones": [[s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)]
-                       for q in range(s.n_players)],
-            "owners": [None if s.owner[CELL_BIT[i]] == NO_SEAT else s.owner[CELL_BIT[i]]
-                       for i in range(N_FIELDS)],
-            "supplies": [s.supply[q] for q in range(s.n_players)],
-            "hands": [[s.hand[q][i] for i in range(s.hand_n[q])] for q in range(s.n_players)],
-            "draw_pile": [s.draw[i] for i in range(s.draw_n)],
-            "discard_pile": [s.discard[i] for i in range(s.discard_n)],
-            "current_player": None if s.end != RUNNING else s.current,
+            "layout": tuple([s.field[CELL_BIT[i]] for i in range(N_FIELDS)]),
+            "stones": tuple([tuple([s.stones[q][CELL_BIT[i]] for i in range(N_FIELDS)])
+                             for q in range(s.n_players)]),
+            "owners": tuple([None if s.owner[CELL_BIT[i]] == NO_SEAT else s.owner[CELL_BIT[i]]
+                             for i in range(N_FIELDS)]),
+            "supplies": tuple([s.supply[q] for q in range(s.n_players)]),
+            "hands": tuple([tuple([s.hand[q][i] for i in range(s.hand_n[q])])
+                            for q in range(s.n_players)]),
+            "draw_pile": tuple([s.draw[i] for i in range(s.draw_n)]),
+            "discard_pile": tuple([s.discard[i] for i in range(s.discard_n)]),
             "idle_turns": s.idle,
-            "rng": [s.rng.s[i] for i in range(4)],
+            "rng": tuple([s.rng.s[i] for i in range(4)]),
         }
 
-    @staticmethod
-    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return the position ``fields`` draws: the facade's checked ``to_dict`` fields,
-        -1 for no owner and for no seat to act (``boardcore.just4fun._read_position``).
-
-        Values that would not fit the struct raise ``InvalidStateError``.
-        """
-        if config.k != &KERNEL:
-            raise TypeError("config is not a Just4Fun configuration")
-        cdef Just4FunState st = <Just4FunState>config._make(game, seed)
-        _fill(&st.s, <const j4f_cfg_t *><const char *>config.blob, fields)
-        st._started(st._fields())
-        return st
-
-    def _text(self, int seat):
-        from boardcore.pictures.just4fun import text
-        return text(self, seat)
+    cdef int _fill(self, const void *config, dict values) except -1:
+        # ``values``: the checked fields of boardcore.just4fun.positions, -1 for no owner
+        # and for no seat to act.
+        return _fill(&self.s, <const j4f_cfg_t *>config, values)
 
 
 cdef bint _within(object values, int lo, int hi):
@@ -806,7 +874,7 @@ def _bench_line_check(const uint64_t[::1] masks not None, int repeats):
     masks = masks.copy()                    # read without the GIL: a private copy
     n = masks.shape[0]
     if not 0 <= repeats <= 100_000:
-        raise ValueError(f"repeats must be in 0..100000, not {repeats}")
+        raise ConfigurationError(f"repeats must be in 0..100000, not {repeats}")
     with nogil:
         for r in range(repeats):
             for i in range(n):

@@ -1,10 +1,23 @@
-from typing import Any, SupportsIndex, final
+from typing import SupportsIndex, final
 
 from boardcore._engine._state import EngineConfig, EngineState
-from boardcore.rummikub_junior import RummikubJunior
-from boardcore.values import RummikubJuniorDocument, RummikubJuniorMove, RummikubJuniorView
+from boardcore.rummikub_junior import (
+    RummikubJunior,
+    RummikubJuniorDocument,
+    RummikubJuniorMove,
+    RummikubJuniorSnapshot,
+    RummikubJuniorView,
+)
 
-KERNEL_CAPSULE: object
+JOKER: int
+STARS_TOTAL: int
+STARS_MAX: int
+MAX_RUNS: int
+A_PASS: int
+A_END: int
+A_EXTEND: int
+A_SWAP: int
+A_NEW: int
 
 def config(players: int, start_player: int) -> EngineConfig: ...
 @final
@@ -13,17 +26,12 @@ class RummikubJuniorState(EngineState):
 
     @property
     def game(self) -> RummikubJunior: ...
-    def action_to_str(self, action: SupportsIndex) -> str: ...
-    def parse_action(self, text: str) -> int: ...
+    def snapshot(self) -> RummikubJuniorSnapshot: ...
     def view(self, player: SupportsIndex) -> RummikubJuniorView: ...
     def to_dict(self) -> RummikubJuniorDocument: ...
     def explain(self, action: SupportsIndex) -> RummikubJuniorMove: ...
     @property
     def last_move(self) -> RummikubJuniorMove | None: ...
-    @staticmethod
-    def _set_up(
-        config: EngineConfig, game: RummikubJunior, seed: int, fields: dict[str, Any]
-    ) -> RummikubJuniorState: ...
 
 def _legal_actions_kernel(states: list[RummikubJuniorState], repeats: int) -> int: ...
 def _new_run(k: int) -> tuple[int, int, int, int]: ...

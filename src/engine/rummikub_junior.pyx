@@ -24,44 +24,42 @@
 # listed R1..R10 B1..B10 Y1..Y10 K1..K10 J J J J; the pool is drawn from its front;
 # seats 0..n-1 in turn each take the next 6 tiles (K4).  Nothing else is random.
 cimport cython
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from _common cimport action_index, seat_index
 from _history cimport hist_t
 from _kernel cimport kernel_t, play_out
 from _rng cimport rng_bounded, rng_next, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
-from importlib import import_module
-
-from boardcore._engine._state import EngineConfig as _Config
-from boardcore.errors import InvalidStateError
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.values import check_int, quote
+
+# The rules' numbers the Python half reads too (module attributes: one source).
+cpdef enum:
+    JOKER = 40            # the joker's tile number, after the 40 numbered tiles
+    STARS_TOTAL = 56      # K2
+    STARS_MAX = 1000000   # a set-up position's stars, at most
+    MAX_RUNS = 14         # every run holds at least 3 of the 44 tiles
+    A_PASS = 0            # the first action of each kind (see above)
+    A_END = 1
+    A_EXTEND = 2
+    A_SWAP = 58
+    A_NEW = 198
 
 cdef enum:
     N_COLOURS = 4
     N_NUMBERS = 10
     N_NUMBERED = 40
     N_TILES = 44
-    JOKER = 40
     N_JOKERS = 4
     RACK_START = 6        # K4
     STARS_START = 6       # K2
-    STARS_TOTAL = 56      # K2
-    STARS_MAX = 1000000   # a set-up position's stars, at most
     MAX_SEATS = 4
-    MAX_RUNS = 14         # every run holds at least 3 of the 44 tiles
     DEAL_TRIES = 10000    # determinization: deals drawn at most for a taken joker
     NO_SEAT = 255
-    A_PASS = 0
-    A_END = 1
-    A_EXTEND = 2
-    A_SWAP = 58
-    A_NEW = 198
     N_NEW = 9660
     N_NEW_COLOUR = 2415   # new runs of one colour
     N_ACTIONS = 9858
@@ -558,9 +556,6 @@ cdef kernel_t KERNEL = kernel_t(
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
     determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
-#: The kernel table of Rummikub Junior (a capsule named "boardcore.kernel_t").
-KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
-
 
 def config(players, start_player):
     """Return the engine configuration of a Rummikub Junior game (checked).
@@ -573,36 +568,17 @@ def config(players, start_player):
     memset(&cfg, 0, sizeof(cfg))
     cfg.n_players = check_int(players, "players")
     cfg.start_player = check_int(start_player, "start_player")
-    return _Config(RummikubJuniorState, (<char *>&cfg)[:sizeof(cfg)])
+    return EngineConfig(RummikubJuniorState, (<char *>&cfg)[:sizeof(cfg)])
 
 
 # ---------------------------------------------------------------------------------
-# The public state class: the shared methods come from EngineState.  The notation, the
-# view, the fields of to_dict and the text picture are written in Python (reached through
-# the state's game, and the picture module) from plain values taken here as one step.
+# The public state class: the shared methods come from EngineState.
 # ---------------------------------------------------------------------------------
-
-cdef dict _MODULES = {}
-
-
-cdef object _python(str name):
-    # The engine's picture module, imported on first use (it imports this one) and kept:
-    # an import statement here would cost more than the call it serves.
-    module = _MODULES.get(name)
-    if module is None:
-        module = _MODULES[name] = import_module(name)
-    return module
-
-
-cdef list _runs(const rkj_t *s):
-    # The table as the facade's ``Run`` tuples.
-    cdef int r
-    return [(s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers)
-            for r in range(s.n_runs)]
-
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class RummikubJuniorState(EngineState):
     """A Rummikub Junior position.  Make one with ``RummikubJunior(players=n).new_state(seed)``.
 
@@ -618,98 +594,32 @@ cdef class RummikubJuniorState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    cdef tuple _plain(self):
-        # The whole position as the facade's ``Plain`` tuple.
-        cdef rkj_t s
-        cdef int p, t
-        with cython.critical_section(self):
-            s = self.s
-        return (
-            None if s.current == NO_SEAT else s.current,
-            [[t for t in range(N_NUMBERED) if (s.rack[p] >> t) & 1] + [JOKER] * s.rack_jokers[p]
-             for p in range(s.n_players)],
-            [s.stars[p] for p in range(s.n_players)],
-            _runs(&s),
-            [s.pool[t] for t in range(s.pool_pos, N_TILES)],
-            bool(s.laid), bool(s.pending), s.passes,
-            None if s.went_out == NO_SEAT else s.went_out,
-            [s.rng.s[t] for t in range(4)],
-        )
+    cdef dict _values(self, const void *position):
+        # The snapshot's fields (boardcore.rummikub_junior.RummikubJuniorSnapshot).
+        cdef const rkj_t *s = <const rkj_t *>position
+        cdef int p, r, t
+        return {
+            "racks": tuple([tuple([t for t in range(N_NUMBERED) if (s.rack[p] >> t) & 1]
+                                  + [JOKER] * s.rack_jokers[p]) for p in range(s.n_players)]),
+            "runs": tuple([(s.runs[r].colour, s.runs[r].lo, s.runs[r].length, s.runs[r].jokers)
+                           for r in range(s.n_runs)]),
+            "pool": tuple([s.pool[t] for t in range(s.pool_pos, N_TILES)]),
+            "laid_this_turn": bool(s.laid),
+            "joker_pending": bool(s.pending),
+            "passes": s.passes,
+            "went_out": None if s.went_out == NO_SEAT else s.went_out,
+            "rng": tuple([s.rng.s[t] for t in range(4)]),
+        }
 
-    cdef list _table(self):
-        with cython.critical_section(self):
-            return _runs(&self.s)
-
-    def action_to_str(self, action):
-        """Return the notation of an action, e.g. ``new R3 J(R4) R5`` or ``swap 0 1``.
-
-        The forms are ``new …``, ``extend R left|right TILE``, ``swap R I``, ``end``
-        and ``pass`` (docs/games/rummikub_junior.md).  An extension is written with
-        the tile it adds, so it can only be written while its run lies on the table
-        with room at that end.
-
-        Raises:
-            TypeError: ``action`` is not an integer.
-            IllegalActionError: ``action`` is out of range, or an extension of a run
-                that is not on the table or has no room at that end.
-        """
-        cdef Py_ssize_t a = action_index(action, N_ACTIONS)
-        return self.game._action_to_str(self._table(), action, a)
-
-    def parse_action(self, text):
-        """Return the action written ``text`` in the notation of ``action_to_str``.
-
-        ``new`` and ``swap`` are read without looking at the table; ``extend`` names
-        its tile, so it is read against the table (its run must lie there with room
-        at that end).  The result is the action the text names: whether it is legal
-        here is ``apply``'s to say.
-
-        Raises:
-            NotationError: ``text`` names no action (here, for an ``extend``).
-        """
-        return self.game._parse_action(self._table(), text)
-
-    def view(self, player):
-        """Return what seat ``player`` may see (a ``RummikubJuniorView``).
-
-        That is the table, every star count, its own rack and the sizes of the pool
-        and of the other racks; never another rack or the pool's order.
-
-        Raises:
-            TypeError: ``player`` is not an integer.
-            ValueError: ``player`` is not a seat of this game.
-        """
-        cdef int p = seat_index(player, self._players)
-        return self.game._view(self._plain(), p)
-
-    def _fields(self):
-        return self.game._fields(self._plain())
-
-    def _text(self, int seat):
-        return _python("boardcore.pictures.rummikub_junior").text(self, self._plain(), seat)
-
-    @staticmethod
-    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return a position drawn by ``fields`` (the facade has checked them).
-
-        ``fields`` holds ``racks`` (per seat, tiles as ints: ``10 * colour + number -
-        1``, 40 a joker), ``table`` (runs as their index among the new runs, as
-        ``_new_index`` gives it), ``pool`` (tiles, next first), ``stars``,
-        ``laid_this_turn``, ``joker_pending``, ``passes``, ``went_out`` and
-        ``current_player`` (a seat, or -1) and ``rng`` (4 words).  Values that would
-        not fit the position raise ``InvalidStateError``.
-        """
+    cdef int _fill(self, const void *config, dict values) except -1:
+        # ``values``: the checked fields of boardcore.rummikub_junior.positions.
         cdef uint16_t legal[MAX_LEGAL]
-        if config.k != &KERNEL:
-            raise TypeError("config is not a Rummikub Junior configuration")
-        cdef RummikubJuniorState st = <RummikubJuniorState>config._make(game, seed)
-        _fill(&st.s, <const rkj_cfg_t *><const char *>config.blob, fields)
-        if st.s.current != NO_SEAT and _legal(&st.s, legal) == 0:
+        _fill(&self.s, <const rkj_cfg_t *>config, values)
+        if self.s.current != NO_SEAT and _legal(&self.s, legal) == 0:
             raise InvalidStateError(
                 "field 'joker_pending': the taken joker has no place on the table or in "
                 "a new run (K5c)")
-        st._started(st._fields())
-        return st
+        return 0
 
 
 def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
@@ -746,7 +656,7 @@ def _legal_actions_kernel(list states not None, Py_ssize_t repeats):
 def _new_run(int k):
     """Return new run ``k`` (the action ``198 + k``) as (colour, lo, length, joker mask)."""
     if not 0 <= k < N_NEW:
-        raise ValueError(f"new runs are numbered 0..{N_NEW - 1}, not {k}")
+        raise ConfigurationError(f"new runs are numbered 0..{N_NEW - 1}, not {k}")
     return NEW_COLOUR[k], NEW_LO[k], NEW_LEN[k], NEW_MASK[k]
 
 
@@ -754,7 +664,7 @@ def _new_index(int colour, int lo, int length, int jokers):
     """Return the number of the new run (colour, lo, length, joker mask) (K3, K6)."""
     if not (0 <= colour < N_COLOURS and 1 <= lo and 3 <= length and lo + length <= N_NUMBERS + 1
             and 0 <= jokers < 1024 and RANK[length][jokers] >= 0):
-        raise ValueError(f"no new run is {(colour, lo, length, jokers)}")
+        raise ConfigurationError(f"no new run is {(colour, lo, length, jokers)}")
     return BASE[colour][lo][length] + RANK[length][jokers]
 
 

@@ -1,12 +1,21 @@
 from collections.abc import Sequence
-from typing import Any, SupportsIndex, final
+from typing import SupportsIndex, final
 
 from boardcore._engine._state import EngineConfig, EngineState
-from boardcore.three_or_more import ThreeOrMore
-from boardcore.values import MoveScore, ThreeOrMoreDocument, ThreeOrMoreMove, ThreeOrMoreView
+from boardcore.three_or_more import (
+    MoveScore,
+    ThreeOrMore,
+    ThreeOrMoreDocument,
+    ThreeOrMoreMove,
+    ThreeOrMoreSnapshot,
+    ThreeOrMoreView,
+)
 
+TABLE_ROWS: int
+TABLE_COLS: int
+ROW1: int
+START_COL: int
 STATE_BYTES: int
-KERNEL_CAPSULE: object
 
 def config(
     players: int, start_player: int, allow_rotation: bool, deck: Sequence[int]
@@ -17,17 +26,12 @@ class ThreeOrMoreState(EngineState):
 
     @property
     def game(self) -> ThreeOrMore: ...
-    def action_to_str(self, action: SupportsIndex) -> str: ...
-    def parse_action(self, text: str) -> int: ...
+    def snapshot(self) -> ThreeOrMoreSnapshot: ...
     def view(self, player: SupportsIndex) -> ThreeOrMoreView: ...
     def to_dict(self) -> ThreeOrMoreDocument: ...
     def explain(self, action: SupportsIndex) -> ThreeOrMoreMove: ...
     @property
     def last_move(self) -> ThreeOrMoreMove | None: ...
-    @staticmethod
-    def _set_up(
-        config: EngineConfig, game: ThreeOrMore, seed: int, fields: dict[str, Any]
-    ) -> ThreeOrMoreState: ...
     def last_breakdown(self) -> MoveScore | None: ...
     def grid(self) -> tuple[str, ...]: ...
     def places(self) -> tuple[str, ...]: ...

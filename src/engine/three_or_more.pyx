@@ -33,21 +33,17 @@ card of rows 2-4).
 """
 
 cimport cython
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from _common cimport action_index, seat_index
 from _history cimport hist_t
 from _kernel cimport kernel_t, play_out
-from _rng cimport derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
+from _rng cimport STREAM_GAME, derive_seed, rng_bounded, rng_seed, rng_shuffle_u8, rng_t
 
 from boardcore._engine._state cimport EngineConfig, EngineState
 
-from importlib import import_module
-
-from boardcore.errors import InvalidStateError
+from boardcore.errors import ConfigurationError, InvalidStateError
 from boardcore.values import quote
 
 cdef extern from *:
@@ -68,13 +64,18 @@ cdef extern from *:
     int tom_ctz32(uint32_t v) noexcept nogil
     int tom_msb32(uint32_t v) noexcept nogil
 
+# The table's numbers the Python half reads too (module attributes: one source).
+cpdef enum:
+    TABLE_ROWS = 7      # card rows of the table (3 square rows each)
+    TABLE_COLS = 23     # card columns of the table
+    ROW1 = 3            # card row of row 1
+    START_COL = 11      # card column of the starting card
+
 cdef enum:
     DECK = 48
     HAND = 3
     ROW_CARDS = 12
     MAX_SEATS = 4
-    ROW1 = 3            # card row of row 1
-    START_COL = 11      # card column of the starting card
     NY = 14             # square rows of a plane: 12 plus a padding row at each end
     MAX_LINES = 12      # a card touches at most 11 lines (3 horizontal, 2 vertical, 6 diagonal)
     MAX_LEGAL = 24      # 4 places x 2 forms x 3 cards
@@ -540,9 +541,6 @@ cdef kernel_t KERNEL = kernel_t(
     scores=_scores, winners=_winners, stats=_stats, own_history=_own_history,
     determinize=_determinize, observation_size=_observation_size, observe=_observe)
 
-#: The kernel table of 3 Or More (a capsule named "boardcore.kernel_t").
-KERNEL_CAPSULE = PyCapsule_New(&KERNEL, "boardcore.kernel_t", NULL)
-
 
 def config(players, start_player, allow_rotation, deck):
     """Return the engine configuration of a 3 Or More game (checked).
@@ -561,38 +559,25 @@ def config(players, start_player, allow_rotation, deck):
     cfg.start_player = start_player
     cfg.turns = 2 if allow_rotation else 1
     if len(deck) != DECK:
-        raise ValueError(f"deck must hold {DECK} card codes")
+        raise ConfigurationError(f"deck must hold {DECK} card codes")
     for i in range(DECK):
         cfg.deck[i] = deck[i]
     return EngineConfig(ThreeOrMoreState, (<char *>&cfg)[:sizeof(cfg)])
 
 
-# ------------------------------------- the position as Python values, set-up positions
+# ------------------------------------------------------------------- set-up positions
 
-cdef dict _PYTHON = {}
-
-
-cdef object _python(str module, str name):
-    # The Python half of this engine: the notation and the last move's breakdown live in
-    # boardcore.moves.three_or_more, views, documents and pictures in
-    # boardcore.pictures.three_or_more; imported on first use, as they import this module.
-    f = _PYTHON.get(name)
-    if f is None:
-        f = _PYTHON[name] = getattr(import_module(f"boardcore.{module}.three_or_more"), name)
-    return f
-
-
-cdef list _setup_rng(uint64_t seed):
+cdef tuple _setup_rng(uint64_t seed):
     # The state's generator words after the setup shuffle of game ``seed``.
     cdef rng_t rng
     cdef uint8_t dummy[DECK]
     rng_seed(&rng, seed)
     rng_shuffle_u8(&rng, dummy, DECK)    # the draws do not depend on the contents
-    return [rng.s[0], rng.s[1], rng.s[2], rng.s[3]]
+    return (rng.s[0], rng.s[1], rng.s[2], rng.s[3])
 
 
 cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
-    # A set-up position (``_set_up``); 1 if it does not fit.  The table is laid card by
+    # A set-up position (``EngineConfig.set_up``); 1 if it does not fit.  The table is laid card by
     # card in the order given, each a legal action of this kernel, so it is a table play
     # can reach, inside the struct's frame; then the hands, the stock (48 cards in all),
     # the scores and the seat to play go in.  The facade checked the rest.
@@ -606,6 +591,7 @@ cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
             and -1 <= cur < n and len(hands) == n and len(scores) == n
             and all([len(h) <= HAND for h in hands]) and len(table) - 1 + len(codes) == DECK
             and all([type(c) is int and 0 <= c < 64 for c in codes])
+            and all([type(a) is int and 0 <= a < NUM_PLACES * 2 * 64 for a in table[1:]])
             and all([type(v) is int and 0 <= v <= 32767 for v in scores])):
         return 1
     memset(s, 0, sizeof(tom_t))
@@ -638,6 +624,8 @@ cdef int _fill(tom_t *s, const tom_cfg_t *cfg, dict f) except -1:
 
 @cython.final
 @cython.no_gc      # holds only the (immutable) game, seed and configuration: no cycles
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class ThreeOrMoreState(EngineState):
     """A 3 Or More position; make one with ``ThreeOrMore(players=...).new_state(seed)``.
 
@@ -653,118 +641,76 @@ cdef class ThreeOrMoreState(EngineState):
         self._s = &self.s
         self._k = &KERNEL
 
-    cdef object _position(self):
-        # The position as plain values (boardcore.moves.three_or_more.Position), copied
-        # under the state's lock.  The last card is the newest on the table, so scoring
-        # it again on the table as it stands gives exactly the lines it scored.
-        cdef tom_t s
+    cdef dict _values(self, const void *position):
+        # The snapshot's fields (boardcore.three_or_more.ThreeOrMoreSnapshot).  The last
+        # card is the newest on the table, so scoring it again on the table as it
+        # stands gives exactly the lines it scored.
+        cdef const tom_t *s = <const tom_t *>position
         cdef lines_t found
         cdef int i, k, n, y, x
-        cdef char grid[21 * 23]     # the table, square row by square row
+        cdef char grid[3 * TABLE_ROWS * TABLE_COLS]     # square row by square row
         cdef const char *letters = b"RGBY"
-        self._check()
-        with cython.critical_section(self):
-            s = self.s
         memset(grid, b".", sizeof(grid))
         for k in range(4):
             for y in range(1, NY - 1):
                 for x in range(1, ROW_CARDS + 1):
                     if (s.plane[k][y] >> x) & 1:
-                        grid[(y - 1 + 3 * s.top) * 23 + x - 1 + s.lo] = letters[k]
-        last = None
+                        grid[(y - 1 + 3 * s.top) * TABLE_COLS + x - 1 + s.lo] = letters[k]
+        found.n = 0
         if s.last_player >= 0:
-            _score(&s, _plane_y(&s, s.last_row), _plane_x(&s, s.last_col), s.last_shown,
+            _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col), s.last_shown,
                    &found, &n)
-            last = (s.last_player, _hist_action(&s, s.laid - 2), s.last_points,
-                    [(found.dir[i], found.y[i] - 1 + 3 * s.top, found.x[i] - 1 + s.lo,
-                      found.len[i]) for i in range(found.n)])
-        return _python("moves", "Position")(
-            s.players, s.turns, s.current, s.laid, [s.score[i] for i in range(s.players)],
-            [[s.hand[k][i] for i in range(s.hand_n[k])] for k in range(s.players)],
-            [s.deck[i] for i in range(s.next_draw, DECK)],
-            tuple([grid[23 * i:23 * i + 23].decode() for i in range(21)]),
-            (s.lo, s.hi, s.top, s.bottom), (s.open_row, s.open_next, s.open_dir), last,
-            _setup_rng(self.seed))
+        return {
+            "turns": s.turns,
+            "laid": s.laid,
+            "hands": tuple([tuple([s.hand[k][i] for i in range(s.hand_n[k])])
+                            for k in range(s.players)]),
+            "stock": tuple([s.deck[i] for i in range(s.next_draw, DECK)]),
+            "grid": tuple([grid[TABLE_COLS * i:TABLE_COLS * i + TABLE_COLS].decode()
+                           for i in range(3 * TABLE_ROWS)]),
+            "row1": (s.lo, s.hi),
+            "block": (s.top, s.bottom),
+            "open_row": (s.open_row, s.open_next, s.open_dir),
+            "last_player": None if s.last_player < 0 else s.last_player,
+            "last_action": _hist_action(s, s.laid - 2) if s.last_player >= 0 else 0,
+            "last_points": s.last_points,
+            "last_lines": tuple([(found.dir[i], found.y[i] - 1 + 3 * s.top,
+                                  found.x[i] - 1 + s.lo, found.len[i]) for i in range(found.n)]),
+            "rng": _setup_rng(self.seed),
+        }
 
-    # -- notation -------------------------------------------------------------------
-
-    def action_to_str(self, action):
-        """Return the notation of ``action`` (``"RRG@left"``, ``"RGB@top-left"``, ``"RRG"``).
-
-        Any action in ``range(game.num_actions)`` has a notation, legal here or not.
-        """
-        self._check()
-        return _python("moves", "notation")(action_index(action, self._actions),
-                                            self._actions // (NUM_PLACES * 64))
-
-    def parse_action(self, text):
-        """Return the action written ``text``: the card as held, ``^`` if it is turned,
-        then ``@place`` where there is a choice (``"RRG@left"``, ``"RRG^@right"``, ``"RRG"``).
-
-        ``parse_action(action_to_str(a)) == a`` for every action; whether it is legal
-        here is apply's to say.
-
-        Raises:
-            NotationError: ``text`` names no action (not a card, an unknown place, or a
-                turned card without ``allow_rotation``).
-        """
-        self._check()
-        return _python("moves", "parse")(text, self._actions // (NUM_PLACES * 64))
-
-    # -- what a seat may see, and the whole state -----------------------------------
-
-    def view(self, player):
-        """Return what seat ``player`` may see: the table, scores, its own hand, sizes."""
-        return _python("pictures", "view")(self._position(), seat_index(player, self._players))
-
-    def _fields(self):
-        return _python("pictures", "fields")(self._position())
-
-    def _text(self, int seat):
-        return _python("pictures", "text")(self._position(), seat)
-
-    @staticmethod
-    def _set_up(EngineConfig config not None, game, seed, dict fields not None):
-        """Return the position ``fields`` give as plain ints, checked against the rules by
-        the facade (``boardcore.three_or_more``).
-
-        ``fields``: ``table`` (the starting card's code, then the actions that lay the
-        other cards, the last move last), ``last_player`` (who laid it, ``None`` if no
-        card was), ``hands`` and ``stock`` (card codes), ``scores`` and
-        ``current_player``.  What does not fit raises ``InvalidStateError``.
-        """
-        if config.k != &KERNEL:
-            raise TypeError("config is not a 3 Or More configuration")
-        cdef ThreeOrMoreState st = <ThreeOrMoreState>config._make(game, seed)
-        if _fill(&st.s, <const tom_cfg_t *><const char *>config.blob, fields):
+    cdef int _fill(self, const void *config, dict values) except -1:
+        # ``values``: the checked fields of boardcore.three_or_more.positions.
+        if _fill(&self.s, <const tom_cfg_t *>config, values):
             raise InvalidStateError("a 3 Or More position does not fit: sizes or values "
                                     "out of range")
-        st._started(st._fields())
-        return st
+        return 0
 
     # -- 3 Or More ------------------------------------------------------------------
 
     def last_breakdown(self):
         """Return how the last card laid scored (a ``MoveScore``), or ``None`` before any move."""
-        return _python("moves", "breakdown")(self._position())
+        return self.view(0).last_move
 
     def grid(self):
         """Return the table as 21 strings of 23 squares: a colour letter or ``.``."""
-        return self._position().grid
+        return self.snapshot().grid
 
     def places(self):
         """Return the names of the places the next card may go (``("left", "right")``, …)."""
-        return _python("pictures", "places")(self._position())
+        return self.view(0).places
 
 
 # ------------------------------------------------------------------------ bench hook
 
 @cython.final
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class _ScoreBench:
     """Prepared positions for timing the scoring kernel alone (``bench/``).
 
-    Each position is a table with one card just laid: game ``derive_seed(seed, 0, i)``
-    of ``game`` played at random to a random length.  ``run(reps)`` scores every card
+    Each position: one card just laid, in game ``derive_seed(seed, STREAM_GAME, i)`` of
+    ``game`` played at random to a random length.  ``run(reps)`` scores every card
     ``reps`` times in a compiled loop and returns the total points (a checksum).
     """
 
@@ -776,14 +722,14 @@ cdef class _ScoreBench:
         cdef tom_t s
         cdef int i, laid_at
         if not 1 <= positions <= 1 << 20:
-            raise ValueError(f"positions must be at least 1 and at most {1 << 20}, "
-                             f"not {positions!r}")
+            raise ConfigurationError(f"positions must be at least 1 and at most {1 << 20}, "
+                                     f"not {positions!r}")
         self.states = <tom_t *>malloc(positions * sizeof(tom_t))
         if not self.states:
             raise MemoryError()
         rng_seed(&player, seed)
         for i in range(positions):
-            start = game.new_state(seed=derive_seed(seed, 0, <uint64_t>i))
+            start = game.new_state(seed=derive_seed(seed, STREAM_GAME, <uint64_t>i))
             if not isinstance(start, ThreeOrMoreState):
                 raise TypeError(f"game must be a 3 Or More game, not {quote(game)}")
             (<ThreeOrMoreState>start)._check()

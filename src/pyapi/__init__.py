@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, SupportsIndex, overload
+from typing import Literal, SupportsIndex, cast, overload
 
 from boardcore._registry import GAME_CLASSES, AnyGame, AnyState, GameName
 from boardcore.arena import ArenaResult, arena
@@ -67,7 +67,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: The names of every game, in a fixed order.
-GAMES: tuple[GameName, ...] = ("just4fun", "three_or_more", "fool", "rummikub_junior")
+GAMES: tuple[GameName, ...] = cast("tuple[GameName, ...]", tuple(GAME_CLASSES))
 
 
 @overload

@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine._random import STREAM_PLAY_SEAT, derive_seed
 from boardcore.agents import agent_from_string
 from boardcore.errors import BoardcoreError, IllegalActionError
 from boardcore.records import record
@@ -40,7 +40,8 @@ def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: Tex
     names = list(bots) or ["ismcts:1000"]
     others = [p for p in range(n) if p != seat]
     table: dict[int, Any] = {
-        p: agent_from_string(names[i % len(names)], seed=derive_seed(seed, 7, p))
+        p: agent_from_string(names[i % len(names)],
+                             seed=derive_seed(seed, STREAM_PLAY_SEAT, p))
         for i, p in enumerate(others)
     }
     labels = {p: names[i % len(names)] for i, p in enumerate(others)}

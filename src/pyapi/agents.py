@@ -1,10 +1,12 @@
 """Agents that play any boardcore game: random, greedy, flat Monte Carlo and IS-MCTS.
 
-Every agent decides for the seat to act in the state it is given, from that seat's
-information only: the searches sample the hidden parts of the position afresh
-(determinizations), so a position that differs only in what the seat cannot see gets
-the same decision from the same seed.  Agents are seeded and reproducible: the same seed
-and the same sequence of ``act`` calls give the same actions (a time limit aside).
+Each agent is a handle on one compiled agent (``boardcore._engine._search``): the same
+code decides for a ``VectorEnv``'s opponents.  Every agent decides for the seat to act in
+the state it is given, from that seat's information only: the searches sample the hidden
+parts of the position afresh (determinizations), so a position that differs only in what
+the seat cannot see gets the same decision from the same seed.  Agents are seeded and
+reproducible: the same seed and the same sequence of calls give the same actions (a
+time limit aside).
 
 >>> import boardcore
 >>> from boardcore.agents import ISMCTSAgent, RandomAgent, agent_from_string
@@ -19,15 +21,17 @@ FlatMonteCarloAgent(rollouts=50, seed=3)
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Protocol, SupportsIndex, runtime_checkable
+import copy
+import re
+from typing import TYPE_CHECKING, ClassVar, Protocol, SupportsIndex, runtime_checkable
 
 from boardcore._engine import _search
-from boardcore._engine._state import EngineState, derive_seed
-from boardcore.errors import ConfigurationError, IllegalActionError
-from boardcore.values import check_int, check_seed, quote
+from boardcore.errors import ConfigurationError
+from boardcore.values import check_seed, quote
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
     from boardcore._registry import AnyState
 
 __all__ = [
@@ -41,6 +45,12 @@ __all__ = [
 
 #: Bytes of one search-tree node: an IS-MCTS search of N iterations holds N + 1 nodes.
 NODE_BYTES: int = _search.NODE_BYTES
+
+# The grammar of agent names: a kind, then ``:`` and its argument where it takes one.
+# ASCII only: no sign, space, ``_`` or exponent in a number, no other case.
+_NAME = re.compile(r"([a-z]+)(?::(.+))?", re.ASCII)
+_COUNT = re.compile(r"[0-9]+", re.ASCII)
+_SECONDS = re.compile(r"([0-9]+(?:\.[0-9]+)?)s", re.ASCII)
 
 
 @runtime_checkable
@@ -56,29 +66,60 @@ class Agent(Protocol):
         ...
 
 
-class _Seeded:
-    """An agent's own generator: one derived seed per decision."""
+class _Compiled:
+    """An agent whose decisions are made by a compiled one, ``_search.Searcher``.
 
-    def __init__(self, seed: SupportsIndex | None) -> None:
-        self.seed = check_seed(seed)
-        self._decisions = 0
+    Decision ``i`` (each call of ``act``, ``policy``, ``values`` or ``visits``) draws
+    from ``derive_seed(seed, STREAM_DECISION, i)``.  The compiled agent checks the
+    settings and the state: a bad setting is a ``ConfigurationError`` (``TypeError`` for
+    a wrong type), a finished game an ``IllegalActionError``.
+    """
 
-    def _next_seed(self) -> int:
-        seed = derive_seed(self.seed, 2, self._decisions)
-        self._decisions += 1
-        return seed
+    #: The name of the kind in ``agent_from_string`` and ``_search.KINDS``.
+    kind: ClassVar[str]
+    #: The names ``agent_from_string`` reads for this class (its part of the grammar).
+    forms: ClassVar[tuple[str, ...]]
 
-    @staticmethod
-    def _check(state: object) -> EngineState:
-        if not isinstance(state, EngineState):
-            raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
-        if state.is_over():
-            raise IllegalActionError("the game is over: there is no seat to act for")
-        return state
+    def __init__(self, seed: SupportsIndex | None, budget: SupportsIndex | None = None,
+                 time_limit: float | None = None, exploration: float = 0.0) -> None:
+        self._searcher = _search.Searcher(self.kind, budget, time_limit, exploration,
+                                          check_seed(seed))
+
+    @property
+    def seed(self) -> int:
+        """The agent's seed."""
+        return self._searcher.seed
+
+    def __copy__(self) -> Self:
+        # A copy decides on from where the agent is, with its own count of decisions.
+        return copy.deepcopy(self)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        """Return the agent ``kind:arg`` names (``arg`` ``None``: ``kind`` alone).
+
+        ``None`` if no agent of this class has that name.
+        """
+        return cls(seed=seed) if arg is None else None
+
+    def act(self, state: AnyState) -> int:
+        """Return the action the agent plays for ``state``'s seat to act."""
+        return self._searcher.act(state)
+
+    def policy(self, state: AnyState) -> dict[int, float]:
+        """Return each legal action's value, normalised to sum to 1 (uniform if all 0)."""
+        values = self._searcher.values(state)
+        total = sum(values.values())
+        if total == 0:
+            return {a: 1 / len(values) for a in values}
+        return {a: v / total for a, v in values.items()}
 
 
-class RandomAgent(_Seeded):
-    """Plays a uniformly random legal action.
+class RandomAgent(_Compiled):
+    """Plays a uniformly random legal action: ``legal[bounded(len(legal))]``.
+
+    The draw is the house random player's, the one of ``state.rollout()``, from the
+    agent's own generator.
 
     >>> import boardcore
     >>> state = boardcore.make("fool", players=4).new_state(seed=2)
@@ -86,24 +127,17 @@ class RandomAgent(_Seeded):
     True
     """
 
+    kind = "random"
+    forms = ("random",)
+
     def __init__(self, seed: SupportsIndex | None = None) -> None:
         super().__init__(seed)
-
-    def act(self, state: AnyState) -> int:
-        """Return a uniformly random legal action."""
-        legal = self._check(state).legal_actions()
-        return legal[random.Random(self._next_seed()).randrange(len(legal))]
-
-    def policy(self, state: AnyState) -> dict[int, float]:
-        """Return the uniform distribution over the legal actions."""
-        legal = self._check(state).legal_actions()
-        return {a: 1 / len(legal) for a in legal}
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed})"
 
 
-class GreedyAgent(_Seeded):
+class GreedyAgent(_Compiled):
     """Plays the action with the best immediate gain by the game's own score; ties at random.
 
     >>> import boardcore
@@ -112,29 +146,24 @@ class GreedyAgent(_Seeded):
     True
     """
 
+    kind = "greedy"
+    forms = ("greedy",)
+
     def __init__(self, seed: SupportsIndex | None = None) -> None:
         super().__init__(seed)
 
-    def _best(self, state: AnyState) -> list[int]:
-        gains = _search.greedy_gains(self._check(state), self._next_seed())
-        top = max(gains.values())
-        return sorted(a for a, g in gains.items() if g == top)
-
-    def act(self, state: AnyState) -> int:
-        """Return a legal action of the largest immediate gain (one at random among ties)."""
-        best = self._best(state)
-        return best[random.Random(self._next_seed()).randrange(len(best))]
-
     def policy(self, state: AnyState) -> dict[int, float]:
         """Return the uniform distribution over the actions of the largest gain."""
-        best = set(self._best(state))
-        return {a: (1 / len(best) if a in best else 0.0) for a in state.legal_actions()}
+        gains = self._searcher.values(state)
+        top = max(gains.values())
+        ties = sum(g == top for g in gains.values())
+        return {a: (1 / ties if g == top else 0.0) for a, g in gains.items()}
 
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed})"
 
 
-class FlatMonteCarloAgent(_Seeded):
+class FlatMonteCarloAgent(_Compiled):
     """Plays the action whose random play-outs win most often, for the seat to act.
 
     Args:
@@ -142,39 +171,38 @@ class FlatMonteCarloAgent(_Seeded):
         seed: the agent's seed (``None`` draws one).
     """
 
+    kind = "flat"
+    forms = ("flat", "flat:ROLLOUTS")
+
     def __init__(self, rollouts: SupportsIndex = 200, seed: SupportsIndex | None = None) -> None:
-        super().__init__(seed)
-        self.rollouts = check_int(rollouts, "rollouts")
-        if not 1 <= self.rollouts <= 10_000_000:
-            raise ConfigurationError(f"rollouts must be in 1..10000000, not {self.rollouts}")
+        super().__init__(seed, rollouts)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        if arg is None or not _COUNT.fullmatch(arg):
+            return super()._from_argument(arg, seed)
+        return cls(int(arg), seed=seed)
+
+    @property
+    def rollouts(self) -> int:
+        """Play-outs per legal action."""
+        return self._searcher.budget or 0
 
     def values(self, state: AnyState) -> dict[int, float]:
         """Return each legal action's mean result (1 a win, 1/k a shared win, 0 a loss)."""
-        return _search.flat_monte_carlo(self._check(state), self.rollouts, self._next_seed())
-
-    def act(self, state: AnyState) -> int:
-        """Return the legal action of the best mean result (the lowest among ties)."""
-        values = self.values(state)
-        return max(sorted(values), key=values.__getitem__)
-
-    def policy(self, state: AnyState) -> dict[int, float]:
-        """Return the mean results, normalised to sum to 1."""
-        values = self.values(state)
-        total = sum(values.values())
-        if total == 0:
-            return {a: 1 / len(values) for a in values}
-        return {a: v / total for a, v in values.items()}
+        return self._searcher.values(state)
 
     def __repr__(self) -> str:
         return f"FlatMonteCarloAgent(rollouts={self.rollouts}, seed={self.seed})"
 
 
-class ISMCTSAgent(_Seeded):
+class ISMCTSAgent(_Compiled):
     """Information-set Monte Carlo tree search (single observer), in compiled code.
 
     Args:
         iterations: search iterations per decision (default 1,000 without a time limit).
-        time_limit: seconds per decision (a search stops at whichever comes first).
+        time_limit: seconds per decision (a search stops at whichever comes first, and
+            runs at least 32 iterations).
         exploration: the UCB constant ``c`` of ``r/v + c*sqrt(ln(avail)/v)``.
         seed: the agent's seed (``None`` draws one).
 
@@ -183,6 +211,9 @@ class ISMCTSAgent(_Seeded):
     with a time limit alone).
     """
 
+    kind = "ismcts"
+    forms = ("ismcts", "ismcts:ITERATIONS", "ismcts:SECONDSs")
+
     def __init__(
         self,
         iterations: SupportsIndex | None = None,
@@ -190,79 +221,82 @@ class ISMCTSAgent(_Seeded):
         exploration: float = 0.7,
         seed: SupportsIndex | None = None,
     ) -> None:
-        super().__init__(seed)
         if iterations is None and time_limit is None:
             iterations = 1000
-        self.iterations = 0 if iterations is None else check_int(iterations, "iterations")
-        given = iterations is not None
-        if not 0 <= self.iterations <= 100_000_000 or (given and self.iterations == 0):
-            raise ConfigurationError(f"iterations must be in 1..100000000, not {quote(iterations)}")
-        self.time_limit = 0.0 if time_limit is None else float(time_limit)
-        if not 0 <= self.time_limit <= 86400 or (time_limit is not None and self.time_limit == 0):
-            raise ConfigurationError(
-                f"time_limit must be a positive number of seconds, not {quote(time_limit)}")
-        self.exploration = float(exploration)
-        if not 0 <= self.exploration <= 100:
-            raise ConfigurationError(f"exploration must be in 0..100, not {quote(exploration)}")
-        self._tree = _search.Tree()
-        self.last_iterations = 0
+        super().__init__(seed, iterations, time_limit, exploration)
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        seconds = _SECONDS.fullmatch(arg or "")
+        if seconds:
+            return cls(time_limit=float(seconds.group(1)), seed=seed)
+        if arg is None or not _COUNT.fullmatch(arg):
+            return super()._from_argument(arg, seed)
+        return cls(int(arg), seed=seed)
+
+    @property
+    def iterations(self) -> int | None:
+        """Iterations per decision (``None``: the time limit alone)."""
+        return self._searcher.budget
+
+    @property
+    def time_limit(self) -> float | None:
+        """Seconds per decision (``None``: no time limit)."""
+        return self._searcher.time_limit
+
+    @property
+    def exploration(self) -> float:
+        """The UCB constant."""
+        return self._searcher.exploration
+
+    @property
+    def last_iterations(self) -> int:
+        """Iterations the last search ran."""
+        return self._searcher.last_iterations
 
     def visits(self, state: AnyState) -> dict[int, int]:
         """Search and return the visit count of every legal action at the root."""
-        done, visits = _search.ismcts(self._check(state), self._tree, self.iterations,
-                                      self.time_limit, self.exploration, self._next_seed())
-        self.last_iterations = done
-        return visits
-
-    def act(self, state: AnyState) -> int:
-        """Return the most visited legal action (the lowest among ties)."""
-        legal = self._check(state).legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        visits = self.visits(state)
-        return max(sorted(visits), key=visits.__getitem__)
-
-    def policy(self, state: AnyState) -> dict[int, float]:
-        """Return the visit share of every legal action."""
-        visits = self.visits(state)
-        total = sum(visits.values())
-        return {a: v / total for a, v in visits.items()}
+        return {a: int(v) for a, v in self._searcher.values(state).items()}
 
     def __repr__(self) -> str:
-        limit = f", time_limit={self.time_limit}" if self.time_limit else ""
-        count = f"iterations={self.iterations}" if self.iterations else "iterations=None"
-        return f"ISMCTSAgent({count}{limit}, exploration={self.exploration}, seed={self.seed})"
+        limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
+        return (f"ISMCTSAgent(iterations={self.iterations}{limit}, "
+                f"exploration={self.exploration}, seed={self.seed})")
 
 
 AnyAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
 
+#: The agent classes by the kind ``agent_from_string`` names them by.
+AGENTS: dict[str, type[AnyAgent]] = {
+    cls.kind: cls for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent)
+}
+_FORMS = [form for cls in AGENTS.values() for form in cls.forms]
+#: Every name ``agent_from_string`` reads, for messages.
+GRAMMAR = ", ".join(_FORMS[:-1]) + " or " + _FORMS[-1]
+
 
 def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
-    """Return the agent ``text`` names.
+    """Return the agent ``text`` names, seeded with ``seed``.
 
-    The names are ``random``, ``greedy``, ``flat:200`` (play-outs per action),
-    ``ismcts:2000`` (iterations) and ``ismcts:1.5s`` (seconds per decision).
+    The names, exactly (lower case, no spaces; numbers in ASCII digits, without sign,
+    ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
+    per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
+    default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``).  The
+    defaults are the agent classes' own, and each class reads its own names.
+
+    >>> agent_from_string("ismcts:0.5s", seed=1)
+    ISMCTSAgent(iterations=None, time_limit=0.5, exploration=0.7, seed=1)
 
     Raises:
-        ConfigurationError: ``text`` names no agent.
+        TypeError: ``text`` is not a str.
+        ConfigurationError: ``text`` names no agent, or a setting is out of range.
     """
     if not isinstance(text, str):
         raise TypeError(f"an agent is named by a str, not {quote(text)}")
-    kind, _, arg = text.strip().lower().partition(":")
-    try:
-        if kind == "random" and not arg:
-            return RandomAgent(seed=seed)
-        if kind == "greedy" and not arg:
-            return GreedyAgent(seed=seed)
-        if kind == "flat":
-            return FlatMonteCarloAgent(int(arg) if arg else 200, seed=seed)
-        if kind == "ismcts":
-            if arg.endswith("s"):
-                return ISMCTSAgent(time_limit=float(arg[:-1]), seed=seed)
-            return ISMCTSAgent(int(arg) if arg else 1000, seed=seed)
-    except ValueError as exc:
-        raise ConfigurationError(f"bad agent {quote(text)}: {exc}") from None
-    raise ConfigurationError(
-        f"unknown agent {quote(text)}; write random, greedy, flat:ROLLOUTS, "
-        f"ismcts:ITERATIONS or ismcts:SECONDSs"
-    )
+    name = _NAME.fullmatch(text)
+    if name is None or name.group(1) not in AGENTS:
+        raise ConfigurationError(f"unknown agent {quote(text)}; write {GRAMMAR}")
+    agent = AGENTS[name.group(1)]._from_argument(name.group(2), seed)
+    if agent is None:
+        raise ConfigurationError(f"bad agent {quote(text)}: write {GRAMMAR}")
+    return agent

@@ -1,10 +1,12 @@
 """Arenas: agents play each other over many seeded games, seats rotated.
 
-Game ``g`` is dealt from ``derive_seed(seed, 0, g)``; seat ``p`` of game ``g`` is played
-by agent ``(g + p) % len(agents)``, a fresh agent seeded from ``derive_seed(seed, 6,
-g * 64 + p)``.  So every result is the same whatever the number of worker threads (the
-searches run without the GIL, so threads do speed an arena up) or the machines of a Ray
-cluster (``backend="ray"``, ``docs/ray.md``), and any game can be replayed alone.
+Game ``g`` is dealt from ``derive_seed(seed, STREAM_GAME, g)``; seat ``p`` of game ``g``
+is played by agent ``(g + p) % len(agents)``, a fresh agent seeded from
+``derive_seed(seed, STREAM_ARENA_SEAT, g * 64 + p)`` (the streams of
+``boardcore._engine._random``).  So every result is the same whatever the number of
+worker threads (the searches run without the GIL, so threads do speed an arena up) or
+the machines of a Ray cluster (``backend="ray"``, ``docs/ray.md``), and any game can be
+replayed alone.  Ctrl-C stops an arena within about 50 ms, searches included.
 
 >>> import boardcore
 >>> result = boardcore.arena(boardcore.make("three_or_more", players=2),
@@ -26,7 +28,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine import _search
+from boardcore._engine._random import STREAM_ARENA_SEAT, STREAM_GAME, derive_seed
 from boardcore._ray import check_backend
 from boardcore.agents import agent_from_string
 from boardcore.errors import ConfigurationError
@@ -243,10 +246,17 @@ def arena(
                 on_game(done)
     else:
         with ThreadPoolExecutor(max_workers=w) as pool:
-            for _ in pool.map(play, range(n)):
-                done += 1
-                if on_game is not None:
-                    on_game(done)
+            try:
+                for _ in pool.map(play, range(n)):
+                    done += 1
+                    if on_game is not None:
+                        on_game(done)
+            except KeyboardInterrupt:
+                # Ctrl-C reaches this thread only: drop the games not begun and stop
+                # the searches running in the workers, or the pool would wait for them.
+                pool.shutdown(wait=False, cancel_futures=True)
+                _search.interrupt()
+                raise
     return ArenaResult(game=game, agents=names, seed=s, seats=seats, scores=scores,
                        winners=winners, lengths=lengths, seconds=time.perf_counter() - start,
                        decisions=decisions, thinking=thinking)
@@ -261,9 +271,9 @@ def play_game(game: AnyGame, agents: Sequence[str], seed: int, g: int) -> tuple[
     seconds they took (by seat).
     """
     players = game.num_players
-    state = game.new_state(derive_seed(seed, 0, g))
+    state = game.new_state(derive_seed(seed, STREAM_GAME, g))
     table = [agent_from_string(agents[(g + p) % len(agents)],
-                               seed=derive_seed(seed, 6, g * MAX_SEATS + p))
+                               seed=derive_seed(seed, STREAM_ARENA_SEAT, g * MAX_SEATS + p))
              for p in range(players)]
     decisions = np.zeros(players, dtype=np.int64)
     thinking = np.zeros(players, dtype=np.float64)

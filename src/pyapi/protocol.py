@@ -2,8 +2,10 @@
 
 A game is an immutable configuration (a ``Game`` subclass, pure Python, generic over its
 state class); its positions are instances of a compiled class from ``boardcore._engine``
-that meets the ``State`` protocol below.  ``docs/adding-a-game.md`` lists what a new game
-provides.
+that meets the ``State`` protocol below.  A state answers in Python objects through its
+game: it reads its position once, as the game's snapshot, and hands that to the game's
+``view``, ``fields``, ``text``, ``action_to_str``, ``parse_action``, ``explain`` and
+``draw``.  ``docs/adding-a-game.md`` lists what a new game provides.
 
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
@@ -14,19 +16,21 @@ provides.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsIndex, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from boardcore.errors import ConfigurationError, InvalidStateError
+from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
 from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, quote
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
     from boardcore._engine._state import EngineConfig, EngineState
+    from boardcore.pictures import Canvas
+    from boardcore.values import Move, Snapshot, View
 
 __all__ = ["Game", "State"]
 
@@ -68,6 +72,8 @@ class State(Protocol):
         """An independent copy."""
     def history(self) -> list[int]:
         """The actions applied since the start."""
+    def snapshot(self) -> Snapshot:
+        """The position as plain values, read in one step."""
     def view(self, player: SupportsIndex) -> object:
         """What a seat may see."""
     def to_dict(self) -> dict[str, Any]:
@@ -82,12 +88,22 @@ S = TypeVar("S", bound="EngineState")
 class Game(Generic[S]):
     """An immutable game configuration: which game, how many players, which options.
 
-    A subclass sets the class attributes, checks its options in ``_normalize_options``,
-    builds the engine configuration in ``_configure`` and draws set-up positions in
-    ``_set_up``; ``boardcore.make`` is the usual way to get one.
+    A subclass sets the class attributes, checks its options in ``_normalize_options``
+    and builds the engine configuration in ``_configure``; its package's modules answer
+    for a position's snapshot, named where the class is defined::
+
+        class Fool(Game[FoolState], positions=positions, moves=moves, picture=picture):
+
+    ``positions`` gives ``view``, ``fields`` and ``set_up`` (``_set_up`` here), ``moves``
+    gives ``action_to_str``, ``parse_action`` and ``explain``, ``picture`` gives ``text``
+    and ``draw``: the methods of those names below check their arguments and call them.
+    ``boardcore.make`` is the usual way to get a game.
     """
 
+    #: The game's name in ``boardcore.GAMES``: its module, engine and pages.
     name: ClassVar[str]
+    #: The game's name as people write it ("3 Or More").
+    title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_version: ClassVar[int]
@@ -97,10 +113,32 @@ class Game(Generic[S]):
     end_reasons: ClassVar[tuple[str, ...]] = ()
     #: Per-game statistic columns ``simulate`` fills (``"end"`` first when present).
     stat_names: ClassVar[tuple[str, ...]] = ()
+    #: What each end reason and statistic means, with its rule (the simulation summary).
+    words: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: The id of the game's single-agent Gymnasium environment (``boardcore.envs``).
+    gymnasium_id: ClassVar[str]
     #: The compiled class of this game's positions.
     state_class: ClassVar[type[EngineState]]
+    #: The class of this game's snapshots (``state.snapshot()``).
+    snapshot_class: ClassVar[type[Snapshot]]
 
     __slots__ = ("__weakref__", "_engine", "_num_players", "_options")
+
+    #: The modules of the game's package that answer for a snapshot (__init_subclass__).
+    _positions: ClassVar[ModuleType]
+    _moves: ClassVar[ModuleType]
+    _picture: ClassVar[ModuleType]
+
+    def __init_subclass__(cls, *, positions: ModuleType | None = None,
+                          moves: ModuleType | None = None, picture: ModuleType | None = None,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if positions is not None:
+            cls._positions = positions
+        if moves is not None:
+            cls._moves = moves
+        if picture is not None:
+            cls._picture = picture
 
     def __init__(self, *, players: SupportsIndex, **options: object) -> None:
         try:
@@ -134,13 +172,28 @@ class Game(Generic[S]):
         """Validate ``options`` (every key present) and return them in canonical form."""
         return options
 
+    def _seat_option(self, options: Mapping[str, object], name: str) -> int:
+        """Return option ``name``, a seat of this game; ``ConfigurationError`` otherwise."""
+        value = options[name]
+        try:
+            seat = check_int(value, f"option {name!r}")
+        except TypeError as exc:
+            raise ConfigurationError(str(exc)) from None
+        if not 0 <= seat < self.num_players:
+            raise ConfigurationError(
+                f"option {name!r} must be a seat in 0..{self.num_players - 1}, not {quote(value)}")
+        return seat
+
     def _configure(self) -> EngineConfig:
         """Return the engine configuration of this game (the engine module's ``config``)."""
         raise NotImplementedError
 
     def _set_up(self, fields: dict[str, Any], seed: int) -> S:
         """Return the set-up position ``fields`` describes (a document's ``setup``)."""
-        raise InvalidStateError(f"{self.name} has no set-up positions")
+        if not hasattr(self, "_positions"):
+            raise InvalidStateError(f"{self.name} has no set-up positions")
+        state: S = self._positions.set_up(self, fields, seed)
+        return state
 
     @property
     def num_players(self) -> int:
@@ -224,6 +277,75 @@ class Game(Generic[S]):
                     f"(expected {quote(value)})"
                 )
         return state
+
+    # -- a position's Python half: the state hands each one snapshot -------------------
+    # ``state.view(p)`` is ``state.game.view(state.snapshot(), p)``, and so on: each
+    # state method reads its position once.  Each answer is the function of that name in
+    # the game's package (``positions``, ``moves``, ``picture``), handed checked
+    # arguments.
+
+    def view(self, snapshot: Snapshot, player: int) -> View:
+        """Return what seat ``player`` may see of ``snapshot`` (``state.view``)."""
+        view: View = self._positions.view(self._snapshot(snapshot), self._seat(player))
+        return view
+
+    def fields(self, snapshot: Snapshot) -> dict[str, object]:
+        """Return the game's own fields of ``to_dict`` for ``snapshot``."""
+        fields: dict[str, object] = self._positions.fields(self._snapshot(snapshot))
+        return fields
+
+    def text(self, snapshot: Snapshot, perspective: int | None) -> str:
+        """Return the text picture of ``snapshot``, hidden cards as ``perspective`` sees them.
+
+        ``perspective`` ``None`` shows every card.
+        """
+        seat = None if perspective is None else self._seat(perspective)
+        text: str = self._picture.text(self._snapshot(snapshot), seat)
+        return text
+
+    def action_to_str(self, snapshot: Snapshot, action: int) -> str:
+        """Return the notation of ``action`` in ``snapshot`` (any action in range)."""
+        text: str = self._moves.action_to_str(self._snapshot(snapshot), self._action(action))
+        return text
+
+    def parse_action(self, snapshot: Snapshot, text: object) -> int:
+        """Return the action ``text`` names in ``snapshot``; ``NotationError`` if none."""
+        action: int = self._moves.parse_action(self._snapshot(snapshot), text)
+        return action
+
+    def explain(self, before: Snapshot, after: Snapshot, action: int, *, played: bool) -> Move:
+        """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
+
+        Only what the mover could know before it, unless ``played`` (``last_move``).
+        """
+        move: Move = self._moves.explain(self._snapshot(before), self._snapshot(after),
+                                         self._action(action), played=bool(played))
+        return move
+
+    def draw(self, snapshot: Snapshot, last_move: Move | None, perspective: int | None) -> Canvas:
+        """Return the picture of ``snapshot`` on a ``Canvas`` (``state.svg``)."""
+        seat = None if perspective is None else self._seat(perspective)
+        canvas: Canvas = self._picture.draw(self._snapshot(snapshot), last_move, seat)
+        return canvas
+
+    def _snapshot(self, snapshot: object) -> Any:
+        if not isinstance(snapshot, self.snapshot_class):
+            raise TypeError(f"snapshot must be a {self.snapshot_class.__name__} "
+                            f"(state.snapshot()), not {quote(snapshot)}")
+        return snapshot
+
+    def _seat(self, player: object) -> int:
+        seat = check_int(player, "a seat")
+        if not 0 <= seat < self.num_players:
+            raise ConfigurationError(f"seat {quote(player)} is not in range({self.num_players})")
+        return seat
+
+    def _action(self, action: object) -> int:
+        a = check_int(action, "an action")
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                f"illegal action {quote(action)}: actions are ints in range({self.num_actions})")
+        return a
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self._num_players, tuple(sorted(self._options.items())))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine._random import derive_seed
 from boardcore._ray import check_backend
 from boardcore.errors import ConfigurationError
 from boardcore.protocol import Game

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._words import describe_end, describe_stat
+from boardcore._words import describe
 from boardcore.errors import ConfigurationError
 from boardcore.values import options_to_json
 
@@ -287,7 +287,7 @@ def summarize(result: SimulationResult) -> Summary:
     if "end" in result.stats:
         codes = np.bincount(result.stats["end"], minlength=len(game.end_reasons))
         ends = [
-            EndSummary(label=label, meaning=describe_end(game.name, label),
+            EndSummary(label=label, meaning=describe(game, label),
                        games=int(codes[k]), share=int(codes[k]) / n)
             for k, label in enumerate(game.end_reasons)
         ]
@@ -306,7 +306,7 @@ def summarize(result: SimulationResult) -> Summary:
         extra_winners=int(per_game.sum()) - int((per_game > 0).sum()),
         ends=tuple(ends),
         stats={k: spread(v) for k, v in others.items()},
-        stat_meanings={k: describe_stat(game.name, k) for k in others},
+        stat_meanings={k: describe(game, k) for k in others},
         lengths=spread(result.lengths),
         seconds=result.seconds,
     )

@@ -9,8 +9,9 @@ Two modes:
 * **self-play** (``opponents=None``): the caller acts for whichever seat is to move in
   each game; ``obs`` is that seat's observation and ``rewards`` has one column per seat.
 * **learner against agents** (``opponents="random"``, ``"greedy"``, ``"flat:50"``,
-  ``"ismcts:200"``): the caller acts for seat ``seat``; the other seats are played inside
-  the compiled step; ``rewards`` has one value per game.
+  ``"ismcts:200"``: the names of ``boardcore.agents.agent_from_string``, with a budget,
+  not a time limit): the caller acts for seat ``seat``; the other seats are played inside
+  the compiled step by the agents' compiled code; ``rewards`` has one value per game.
 
 Rewards come from the final outcome: 1 for a sole win, ``1/k`` for a win shared by ``k``
 seats, 0 for a loss, 0 before the end.  Autoreset is Gymnasium's next-step mode: a game
@@ -36,7 +37,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._engine import _vector
+from boardcore._engine import _search, _vector
+from boardcore.agents import agent_from_string
 from boardcore.errors import ConfigurationError, IllegalActionError
 from boardcore.values import check_int, check_seed, quote
 
@@ -45,27 +47,19 @@ if TYPE_CHECKING:
 
 __all__ = ["VectorEnv"]
 
-_KINDS = {"random": 0, "greedy": 1, "flat": 2, "ismcts": 3}
 
-
-def _opponent(text: str | None) -> tuple[int, int, float]:
-    """The compiled agent ``text`` names: (kind, budget, exploration)."""
+def _opponents(text: str | None) -> _search.Searcher | None:
+    """The compiled agent ``text`` names (``agent_from_string``), ``None`` for self-play."""
     if text is None:
-        return 0, 0, 0.0
+        return None
     if not isinstance(text, str):
         raise TypeError(f"opponents are named by a str such as 'ismcts:200', not {quote(text)}")
-    kind, _, arg = text.strip().lower().partition(":")
-    default = {"random": 0, "greedy": 0, "flat": 50, "ismcts": 200}
-    if kind not in _KINDS or (kind in ("random", "greedy") and arg):
-        raise ConfigurationError(f"unknown opponents {quote(text)}; write random, greedy, "
-                                 "flat:ROLLOUTS or ismcts:ITERATIONS")
-    try:
-        budget = int(arg) if arg else default[kind]
-    except ValueError:
-        raise ConfigurationError(f"bad opponents {quote(text)}: {arg!r} is not a number") from None
-    if kind in ("flat", "ismcts") and not 1 <= budget <= 100_000:
-        raise ConfigurationError(f"bad opponents {quote(text)}: the budget must be in 1..100000")
-    return _KINDS[kind], budget, 0.7
+    searcher = agent_from_string(text, seed=0)._searcher
+    if searcher.time_limit is not None:
+        raise ConfigurationError(f"opponents {quote(text)}: a VectorEnv's opponents play a "
+                                 "budget, not a time limit (a trajectory must not depend on "
+                                 "the clock)")
+    return searcher
 
 
 class VectorEnv:
@@ -75,10 +69,18 @@ class VectorEnv:
         game: a configuration from ``boardcore.make``.
         num_envs: how many games.
         seed: the seed of every episode of every game (``None`` draws one).
-        opponents: ``None`` for self-play, or the agents that play every seat but
-            ``seat``: ``"random"``, ``"greedy"``, ``"flat:N"``, ``"ismcts:N"``.
-        seat: the learner's seat when ``opponents`` is given.
+        opponents: ``None`` for self-play, or the agent that plays every seat but
+            ``seat``: ``"random"``, ``"greedy"``, ``"flat:N"``, ``"ismcts:N"`` (named as
+            for ``boardcore.agents.agent_from_string``, with its defaults).
+        seat: the learner's seat when ``opponents`` is given (a seat of the game).
         threads: threads to step the games with; the results do not depend on it.
+
+    Raises:
+        TypeError: an argument of the wrong type.
+        ConfigurationError: an argument out of range, or an unknown agent.
+
+    A ``VectorEnv`` is neither copied nor pickled (it owns threads and compiled memory):
+    make another with the same seed.
     """
 
     def __init__(self, game: AnyGame, num_envs: SupportsIndex, *, seed: SupportsIndex | None,
@@ -89,16 +91,22 @@ class VectorEnv:
         if not isinstance(game, Game):
             raise TypeError(f"game must be a boardcore game, not {quote(game)}")
         n = check_int(num_envs, "num_envs")
-        kind, budget, exploration = _opponent(opponents)
-        learner = -1 if opponents is None else check_int(seat, "seat")
+        if not 1 <= n <= _vector.MAX_ENVS:
+            raise ConfigurationError(f"num_envs must be in 1..{_vector.MAX_ENVS}, not {quote(n)}")
+        searcher = _opponents(opponents)
+        learner = check_int(seat, "seat")
+        if not 0 <= learner < game.num_players:
+            raise ConfigurationError(f"seat must be a seat of the game, 0..{game.num_players - 1}"
+                                     f", not {quote(seat)}")
+        if searcher is None:
+            learner = -1
         self.threads = check_int(threads, "threads")
         if not 1 <= self.threads <= 256:
             raise ConfigurationError(f"threads must be in 1..256, not {self.threads}")
         self.game = game
         self.seed = check_seed(seed)
         self.opponents = opponents
-        self._batch = _vector.Batch(game._engine, n, self.seed, learner, kind, budget,
-                                    exploration)
+        self._batch = _vector.Batch(game._engine, n, self.seed, learner, searcher)
         self.num_envs = n
         self.seat = None if learner < 0 else learner
         size = self._batch.observation_size
@@ -112,9 +120,7 @@ class VectorEnv:
         self._reward_view = self._rewards if learner < 0 else self._rewards[:, 0]
         self._batch.bind(self._obs, self._mask, self._rewards,
                          self._terminated.view(np.uint8), self._current)
-        nodes = budget + 1 if kind == _KINDS["ismcts"] else 0
-        state_size = len(self._batch.state_bytes(0))
-        self._workers = [_vector.Worker(state_size, nodes) for _ in range(self.threads)]
+        self._workers = [_search.Work() for _ in range(self.threads)]
         bounds = np.linspace(0, n, self.threads + 1).astype(int)
         self._slices = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
@@ -218,6 +224,10 @@ class VectorEnv:
         out = np.empty(self.num_envs, dtype=np.int64)    # every entry is written
         self._batch.random_actions(out, check_seed(seed))
         return out
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
+        raise TypeError("a VectorEnv cannot be copied or pickled: make another with the "
+                        "same seed")
 
     def close(self) -> None:
         """Stop the threads."""

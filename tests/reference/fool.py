@@ -180,6 +180,7 @@ class FoolRef:
         order = [(self.leader + k) % self.n for k in range(self.n)]
         return [seat for seat in order if seat not in self.fools]
 
+    @property
     def current_player(self) -> int | None:
         if self.over:
             return None
@@ -188,14 +189,14 @@ class FoolRef:
     def legal_actions(self) -> list[int]:
         if self.over:
             return []
-        player = self.current_player()
+        player = self.current_player
         assert player is not None
         return legal_cards(self.hands[player], self.trick)
 
     def apply(self, action: int) -> None:
         if action not in self.legal_actions():
             raise ValueError(f"illegal action {action}")
-        player = self.current_player()
+        player = self.current_player
         assert player is not None
         lead = lead_colour(self.trick)
         if lead is not None and action != W1 and colour_of(action) != lead:
@@ -248,14 +249,16 @@ class FoolRef:
             legal = self.legal_actions()
             self.apply(legal[player.bounded(len(legal))])
 
+    def outcome(self) -> tuple[tuple[int, ...], frozenset[int]] | None:
+        return (tuple(self.scores), self.winners()) if self.over else None
+
+    def stats(self) -> dict[str, int | str]:
+        assert self.end_reason is not None
+        return {"end": self.end_reason, "rounds": self.round}
+
     def to_dict(self) -> dict[str, Any]:
-        """The engine's ``to_dict`` schema (docs/games/fool.md)."""
+        """The engine's ``to_dict()`` after its header (docs/games/fool.md)."""
         doc: dict[str, Any] = {
-            "game": "fool",
-            "rules_version": 1,
-            "players": self.n,
-            "options": {"deck": self.deck_option, "start_player": self.start_player},
-            "seed": self.seed,
             "round": self.round,
             "dealer": self.dealer,
             "leader": self.leader,
@@ -270,3 +273,6 @@ class FoolRef:
         if any(self.voids):
             doc["voids"] = [[COLOUR_NAMES[c] for c in COLOURS if c in v] for v in self.voids]
         return doc
+
+
+Reference = FoolRef

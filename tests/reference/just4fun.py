@@ -99,6 +99,7 @@ class Just4FunRef:
         self.idle = 0
         self.end: str | None = None
         self.winner: int | None = None
+        self.history: list[int] = []
 
     # -- rules ----------------------------------------------------------------------
 
@@ -163,10 +164,15 @@ class Just4FunRef:
             self.discard = []
             self.rng.shuffle(self.draw)
 
+    @property
+    def current_player(self) -> int | None:
+        return self.current
+
     def apply(self, action: int) -> None:
         assert action in self.legal_actions()
         p = self.current
         assert p is not None
+        self.history.append(action)
         if action == EXCHANGE:
             self.discard.extend(self.hands[p])
             self.hands[p] = []
@@ -225,8 +231,17 @@ class Just4FunRef:
                         best_field, best = self.layout[r][c], q
         return {best} if best is not None else set(tied)
 
-    def snapshot(self) -> dict[str, Any]:
-        """The engine's ``to_dict`` fields this reference models."""
+    def outcome(self) -> tuple[tuple[int, ...], frozenset[int]] | None:
+        if self.end is None:
+            return None
+        return tuple(self.scores()), frozenset(self.winners())
+
+    def stats(self) -> dict[str, int | str]:
+        assert self.end is not None
+        return {"end": self.end}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The engine's ``to_dict()`` after its header."""
         return {
             "layout": [f for row in self.layout for f in row],
             "stones": [[x for row in self.stones[q] for x in row] for q in range(self.n)],
@@ -238,4 +253,8 @@ class Just4FunRef:
             "current_player": self.current,
             "idle_turns": self.idle,
             "rng": self.rng.s[:],
+            "history": self.history[:],
         }
+
+
+Reference = Just4FunRef

@@ -166,6 +166,10 @@ class RummikubJuniorRef:
 
     # -- the rules ------------------------------------------------------------------
 
+    @property
+    def current_player(self) -> int | None:
+        return self.current
+
     def is_over(self) -> bool:
         return self.current is None
 
@@ -337,13 +341,14 @@ class RummikubJuniorRef:
 
     # -- documents --------------------------------------------------------------------
 
+    def stats(self) -> dict[str, int | str]:
+        assert self.current is None
+        return {"end": "blocked" if self.went_out is None else "went_out",
+                "turns": sum(a in (PASS, END) for a in self.history)}
+
     def to_dict(self) -> dict[str, Any]:
+        """The engine's ``to_dict()`` after its header."""
         return {
-            "game": "rummikub_junior",
-            "rules_version": 1,
-            "players": self.players,
-            "options": {"start_player": self.start_player},
-            "seed": self.seed,
             "current_player": self.current,
             "racks": [sorted(rack, key=ORDER.__getitem__) for rack in self.racks],
             "stars": list(self.stars),
@@ -376,3 +381,6 @@ class RummikubJuniorRef:
         st.went_out = d["went_out"]
         st.history = list(d["history"])
         return st
+
+
+Reference = RummikubJuniorRef

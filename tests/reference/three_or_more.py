@@ -75,6 +75,12 @@ class State:
         self.current: int | None = start_player
         self.history: list[int] = []
         self.last: dict[str, Any] | None = None
+        self.lines = 0          # lines scored, and the most points one card scored
+        self.best = 0
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
 
     # ------------------------------------------------------------------ rules
 
@@ -180,6 +186,8 @@ class State:
         new = self.lay(r, c, shown)
         points, lines = self.score(new)                 # T8: lay, score, draw
         self.scores[seat] += points
+        self.lines += len(lines)
+        self.best = max(self.best, points)
         if self.stock:
             self.hands[seat].append(self.stock.pop(0))
             self.hands[seat].sort(key=code)
@@ -200,8 +208,11 @@ class State:
     def grid(self) -> list[str]:
         return ["".join(self.squares.get((y, x), ".") for x in range(23)) for y in range(21)]
 
-    def fields(self) -> dict[str, Any]:
-        """The game fields of ``to_dict()`` (everything after the common header)."""
+    def stats(self) -> dict[str, int | str]:
+        return {"lines": self.lines, "best_move": self.best}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The engine's ``to_dict()`` after its header."""
         laid = len(self.cards)
         return {
             "current_player": self.current,
@@ -216,3 +227,6 @@ class State:
             "history": list(self.history),
             "rng": list(self.rng.s),
         }
+
+
+Reference = State

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardcore._registry import CLASSES
 from boardcore.envs._common import require, resolve_game
 
 if TYPE_CHECKING:
@@ -25,13 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GYMNASIUM_IDS", "pettingzoo_env", "register_gymnasium"]
 
-#: The Gymnasium id of every game's single-agent environment.
-GYMNASIUM_IDS: dict[str, str] = {
-    "just4fun": "boardcore/Just4Fun-v1",
-    "three_or_more": "boardcore/ThreeOrMore-v1",
-    "fool": "boardcore/Fool-v1",
-    "rummikub_junior": "boardcore/RummikubJunior-v1",
-}
+#: The Gymnasium id of every game's single-agent environment (``Game.gymnasium_id``).
+GYMNASIUM_IDS: dict[str, str] = {cls.name: cls.gymnasium_id for cls in CLASSES}
 
 
 def pettingzoo_env(game: object, *, players: int | None = None,

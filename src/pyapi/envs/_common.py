@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardcore._engine import _search
 from boardcore.values import quote
 
 if TYPE_CHECKING:
@@ -68,9 +69,8 @@ def observation_space(game: AnyGame) -> gymnasium.spaces.Dict:
 
 
 def final_rewards(state: AnyState) -> list[float]:
-    """Each seat's reward once the game is over: 1 alone, ``1/k`` shared by ``k``, else 0."""
-    outcome = state.outcome()
-    if outcome is None:
-        return [0.0] * state.game.num_players
-    share = 1.0 / len(outcome.winners)
-    return [share if seat in outcome.winners else 0.0 for seat in range(state.game.num_players)]
+    """Each seat's reward once the game is over: 1 alone, ``1/k`` shared by ``k``, else 0.
+
+    The agents' result and a ``VectorEnv``'s reward: one compiled definition.
+    """
+    return _search.final_rewards(state)

@@ -29,8 +29,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine._random import STREAM_GAME, derive_seed
 from boardcore.envs._common import final_rewards, observation_space
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_seed, quote
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: AnyGame, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {quote(render_mode)}")
+            raise ConfigurationError(
+                f"render_mode must be None or 'ansi', not {quote(render_mode)}")
         self.game = game
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"{game.name}_v1"}
@@ -86,7 +88,8 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
             self._base_seed = check_seed(seed)
             self._episode = -1
         self._episode += 1
-        self.state = state = self.game.new_state(derive_seed(self._base_seed, 0, self._episode))
+        deal = derive_seed(self._base_seed, STREAM_GAME, self._episode)
+        self.state = state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

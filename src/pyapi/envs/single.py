@@ -25,6 +25,7 @@ changes).  ``env.action_space.sample()`` draws a legal action.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import gymnasium
@@ -32,9 +33,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine._random import STREAM_GAME, STREAM_PLAYER, derive_seed
 from boardcore.agents import Agent, agent_from_string
 from boardcore.envs._common import final_rewards, observation_space, resolve_game
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, quote
 
 if TYPE_CHECKING:
@@ -92,11 +94,12 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         self.game: AnyGame = resolve_game(game, players, options)
         self.seat = check_int(seat, "seat")
         if not 0 <= self.seat < self.game.num_players:
-            raise ValueError(f"seat must be a seat of the game, not {quote(seat)}")
+            raise ConfigurationError(f"seat must be a seat of the game, not {quote(seat)}")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {quote(render_mode)}")
+            raise ConfigurationError(
+                f"render_mode must be None or 'ansi', not {quote(render_mode)}")
         if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', not "
+            raise ConfigurationError(f"illegal_action must be 'lose' or 'raise', not "
                              f"{quote(illegal_action)}")
         self.illegal_action = illegal_action
         if isinstance(opponents, str):
@@ -117,9 +120,9 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         """Deal a new game and let the opponents move up to the learner's turn."""
         super().reset(seed=seed)
         episode = int(self.np_random.integers(2**63))
-        self.state = self.game.new_state(derive_seed(episode, 0, 0))
+        self.state = self.game.new_state(derive_seed(episode, STREAM_GAME, 0))
         opponents = self.opponents
-        self._agent = (agent_from_string(opponents, seed=derive_seed(episode, 1, 0))
+        self._agent = (agent_from_string(opponents, seed=derive_seed(episode, STREAM_PLAYER, 0))
                        if isinstance(opponents, str) else opponents)
         self._opponents_move(self.state)
         self._over = self.state.is_over()
@@ -153,11 +156,17 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
 
     @staticmethod
     def _legal(state: AnyState, action: object) -> bool:
-        """Whether ``action`` is an int (or numpy integer) naming a legal action."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        """Whether ``action`` names a legal action, read as ``apply`` reads one.
+
+        That is an int, a numpy integer or a 0-d integer array (not a bool).
+        """
+        if isinstance(action, (bool, np.bool_)):
             return True     # a wrong type is the caller's bug: apply raises TypeError
-        return bool(0 <= action < state.game.num_actions
-                    and state.legal_actions_mask()[action])
+        try:
+            a = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            return True
+        return bool(0 <= a < state.game.num_actions and state.legal_actions_mask()[a])
 
     def _opponents_move(self, state: AnyState) -> None:
         agent = self._agent

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 import boardcore
+from boardcore._engine._random import STREAM_RESAMPLE, derive_seed
 from boardcore.errors import ConfigurationError, IllegalActionError
 from boardcore.openspiel._observer import Observer, observer_for
-from boardcore.simulate import derive_seed
 from boardcore.values import quote
 
 if TYPE_CHECKING:
@@ -49,8 +49,6 @@ TERMINAL = -4
 #: The seed is drawn in this many chance nodes, one byte each.
 SEED_BYTES = 8
 _OUTCOMES = tuple((byte, 1 / 256) for byte in range(256))
-# The derive_seed stream of a game's resamples (0, 1, 2, 4-7 are boardcore's own).
-RESAMPLE_STREAM = 8
 
 
 def deal_actions(seed: int) -> list[int]:
@@ -207,7 +205,7 @@ class BoardcoreGame(pyspiel.Game):  # type: ignore[misc]
         # the same calls get the same worlds.
         index = self._resamples
         self._resamples += 1
-        return derive_seed(int(draw * 2**53), RESAMPLE_STREAM, index)
+        return derive_seed(int(draw * 2**53), STREAM_RESAMPLE, index)
 
 
 class BoardcoreState(pyspiel.State):  # type: ignore[misc]

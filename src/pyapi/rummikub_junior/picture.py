@@ -1,18 +1,15 @@
-"""The picture of a Rummikub Junior position: the runs, the racks, the stars, the pool."""
+"""Rummikub Junior's pictures: the runs, the racks, the stars, the pool."""
 
 from __future__ import annotations
 
 from math import cos, pi, sin
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
-from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
-from boardcore.rummikub_junior import STARS_TOTAL, TILES, _run_texts
-
-if TYPE_CHECKING:
-    from boardcore._engine.rummikub_junior import RummikubJuniorState
-    from boardcore.rummikub_junior import Plain
-    from boardcore.values import RummikubJuniorMove, RummikubJuniorView
+from boardcore._engine.rummikub_junior import RummikubJuniorState
+from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas, light
+from boardcore.rummikub_junior.moves import TILES, bank, run_texts
+from boardcore.rummikub_junior.values import RummikubJuniorMove, RummikubJuniorSnapshot
+from boardcore.values import describe
 
 __all__ = ["draw", "text"]
 
@@ -35,54 +32,54 @@ RACK_PITCH = 31
 PER_LINE = (WIDTH - MARGIN - RACK_X) // RACK_PITCH
 
 
-def text(state: RummikubJuniorState, plain: Plain, seat: int) -> str:
-    """Return the text picture (``str(state)``) of ``plain``, the position ``state`` holds.
+def text(p: RummikubJuniorSnapshot, perspective: int | None) -> str:
+    """Return the text picture: ``repr(state)``, the table, the stars, the racks.
 
-    Racks other than ``seat``'s show as ``?``, unless ``seat`` is negative.
+    Racks other than ``perspective``'s show as ``?`` (all shown if ``None``).
     """
-    current, racks, stars, runs, pool, laid, pending, passes, _, _ = plain
-    lines = [repr(state), "table:"]
-    lines += [f"  {r:>2}: {run}" for r, run in enumerate(_run_texts(runs))] or ["  (empty)"]
-    lines.append(f"pool {len(pool)} tiles, bank {STARS_TOTAL - sum(stars)} stars, "
-                 f"passes with the pool empty {passes}")
-    for p, rack in enumerate(racks):
-        mark = ">" if p == current else " "
-        shown = (" ".join([TILES[t] for t in rack]) if seat < 0 or seat == p
+    seat = perspective
+    title = describe(RummikubJuniorState.__name__, p.players, p.current_player, p.moves)
+    lines = [title, "table:"]
+    lines += [f"  {r:>2}: {run}" for r, run in enumerate(run_texts(p.runs))] or ["  (empty)"]
+    lines.append(f"pool {len(p.pool)} tiles, bank {bank(p)} stars, "
+                 f"passes with the pool empty {p.passes}")
+    for q, rack in enumerate(p.racks):
+        mark = ">" if q == p.current_player else " "
+        shown = (" ".join([TILES[t] for t in rack]) if seat is None or seat == q
                  else " ".join("?" * len(rack))) or "-"
-        lines.append(f"{mark} seat {p}: {stars[p]:>2} stars, {len(rack):>2} tiles: {shown}")
-    if pending:
+        lines.append(f"{mark} seat {q}: {p.scores[q]:>2} stars, {len(rack):>2} tiles: {shown}")
+    if p.joker_pending:
         lines.append("turn: holds a taken joker; the next action must lay a joker")
-    elif laid:
+    elif p.laid_this_turn:
         lines.append("turn: has laid; may lay more or end")
-    if current is None:
-        lines.append(f"over: {state.outcome()}")
+    if p.outcome is not None:
+        lines.append(f"over: {p.outcome}")
     return "\n".join(lines)
 
 
-def draw(state: RummikubJuniorState, perspective: int | None) -> Canvas:
-    """Draw ``state``; racks other than ``perspective``'s face down (all up if ``None``)."""
-    n = state.game.num_players
-    racks = state.to_dict()["racks"]
-    view = state.view(0 if perspective is None else perspective)
-    last = state.last_move
-    outcome = state.outcome()
-    winners = frozenset() if outcome is None else outcome.winners
-    rows = max(1, (len(view.table) + 1) // 2)
+def draw(p: RummikubJuniorSnapshot, last_move: RummikubJuniorMove | None,
+         perspective: int | None) -> Canvas:
+    """Draw ``p``; racks other than ``perspective``'s face down (all up if ``None``)."""
+    n, last = p.players, last_move
+    racks = [[TILES[t] for t in rack] for rack in p.racks]
+    table = run_texts(p.runs)
+    winners = frozenset() if p.outcome is None else p.outcome.winners
+    rows = max(1, (len(table) + 1) // 2)
     rack_lines = [max(1, -(-len(rack) // PER_LINE)) for rack in racks]
     table_top = MARGIN + 72
     racks_top = table_top + 30 + rows * ROW + 18
     height = racks_top + sum(22 + lines * (TILE_H + 6) for lines in rack_lines) + MARGIN
     canvas = Canvas(WIDTH, height, f"Rummikub Junior, {n} players")
-    _header(canvas, state, view, last)
+    _header(canvas, p, last)
     if perspective is not None:
         canvas.text(WIDTH - MARGIN, MARGIN + 58, f"as seat {perspective} sees it", size=11,
                     anchor="end", fill="#7d8a78")
-    _table(canvas, view, last, table_top, rows)
+    _table(canvas, table, last, table_top, rows)
     y = racks_top
     for q in range(n):
         shown = perspective is None or perspective == q
         block = 22 + rack_lines[q] * (TILE_H + 6)
-        _rack(canvas, view, q, racks[q] if shown else None, len(racks[q]), y, winners)
+        _rack(canvas, p, q, racks[q] if shown else None, len(racks[q]), y, winners)
         if last is not None and last.player == q and last.kind in ("pass", "end"):
             canvas.rect(MARGIN - 6, y - 4, WIDTH - 2 * MARGIN + 12, block, stroke=HIGHLIGHT,
                         width=2.5, rx=6, dash="7 4")
@@ -90,37 +87,35 @@ def draw(state: RummikubJuniorState, perspective: int | None) -> Canvas:
     return canvas
 
 
-def _header(canvas: Canvas, state: RummikubJuniorState, view: RummikubJuniorView,
-            last: RummikubJuniorMove | None) -> None:
+def _header(canvas: Canvas, p: RummikubJuniorSnapshot, last: RummikubJuniorMove | None) -> None:
     canvas.text(MARGIN, MARGIN + 16, "Rummikub Junior", size=18, anchor="start", bold=True)
-    canvas.text(MARGIN + 186, MARGIN + 16, _status(state, view), size=14, anchor="start")
+    canvas.text(MARGIN + 186, MARGIN + 16, _status(p), size=14, anchor="start")
     if last is not None:
         canvas.text(MARGIN, MARGIN + 40, _told(last), size=13, anchor="start",
                     fill=HIGHLIGHT)
     # The bank's stars and the pool, at the right.
     x = WIDTH - MARGIN - 250
     _star(canvas, x + 12, MARGIN + 11, 11)
-    canvas.text(x + 30, MARGIN + 16, f"bank {view.bank}", size=14, anchor="start")
+    canvas.text(x + 30, MARGIN + 16, f"bank {bank(p)}", size=14, anchor="start")
     x += 120
-    for k in range(min(3, view.draw_pile_size)):
+    for k in range(min(3, len(p.pool))):
         canvas.card(x + 3 * k, MARGIN - 2 + 2 * k, 18, 24, None)
-    canvas.text(x + 30, MARGIN + 16, f"pool {view.draw_pile_size}", size=14, anchor="start")
-    if view.passes:
+    canvas.text(x + 30, MARGIN + 16, f"pool {len(p.pool)}", size=14, anchor="start")
+    if p.passes:
         canvas.text(WIDTH - MARGIN, MARGIN + 40,
-                    f"passes with the pool empty: {view.passes} of {len(view.scores)}",
+                    f"passes with the pool empty: {p.passes} of {p.players}",
                     size=12, anchor="end")
 
 
-def _status(state: RummikubJuniorState, view: RummikubJuniorView) -> str:
-    outcome = state.outcome()
-    if outcome is not None:
-        winners = " and ".join(f"seat {p}" for p in sorted(outcome.winners))
-        how = f"seat {view.went_out} went out" if view.went_out is not None else "blocked"
+def _status(p: RummikubJuniorSnapshot) -> str:
+    if p.outcome is not None:
+        winners = " and ".join(f"seat {q}" for q in sorted(p.outcome.winners))
+        how = f"seat {p.went_out} went out" if p.went_out is not None else "blocked"
         return f"over ({how}): {winners} won"
-    text = f"seat {view.current_player} to act"
-    if view.joker_pending:
+    text = f"seat {p.current_player} to act"
+    if p.joker_pending:
         return text + ", must lay the taken joker"
-    if view.laid_this_turn:
+    if p.laid_this_turn:
         return text + ", may lay more or end"
     return text
 
@@ -144,7 +139,7 @@ def _told(last: RummikubJuniorMove) -> str:
     return f"last: seat {last.player} {what}{gained}"
 
 
-def _table(canvas: Canvas, view: RummikubJuniorView, last: RummikubJuniorMove | None,
+def _table(canvas: Canvas, table: list[str], last: RummikubJuniorMove | None,
            top: float, rows: int) -> None:
     canvas.rect(MARGIN - 6, top - 6, WIDTH - 2 * MARGIN + 12, 30 + rows * ROW + 8,
                 fill=FELT, stroke=EDGE, rx=10)
@@ -154,10 +149,10 @@ def _table(canvas: Canvas, view: RummikubJuniorView, last: RummikubJuniorMove | 
         for k in range(10):
             canvas.text(left + LABEL + k * PITCH + TILE_W / 2, top + 12, k + 1, size=11,
                         fill="#7d8a78")
-    if not view.table:
+    if not table:
         canvas.text(MARGIN + LABEL, top + 30 + TILE_H / 2 + 5, "no runs on the table yet",
                     size=13, anchor="start", fill="#7d8a78")
-    for r, run in enumerate(view.table):
+    for r, run in enumerate(table):
         left = MARGIN + (r % 2) * (PANEL + 24)
         y = top + 22 + (r // 2) * ROW
         canvas.text(left + LABEL - 8, y + TILE_H / 2 + 5, r, size=13, anchor="end", bold=True)
@@ -228,19 +223,19 @@ def _star(canvas: Canvas, cx: float, cy: float, r: float) -> None:
                         f"stroke=\"#a87400\" stroke-width=\"1\"/>")
 
 
-def _rack(canvas: Canvas, view: RummikubJuniorView, q: int, tiles: list[str] | None,
+def _rack(canvas: Canvas, p: RummikubJuniorSnapshot, q: int, tiles: list[str] | None,
           size: int, y: float, winners: frozenset[int]) -> None:
-    to_act = not view.is_over and q == view.current_player
+    to_act = q == p.current_player
     if to_act:
         lines = max(1, -(-size // PER_LINE))
         canvas.rect(MARGIN - 6, y - 4, WIDTH - 2 * MARGIN + 12, 22 + lines * (TILE_H + 6),
-                    fill=_light(SEAT_COLOURS[q]), stroke=None, rx=6)
+                    fill=light(SEAT_COLOURS[q], 4), stroke=None, rx=6)
     canvas.circle(MARGIN + 10, y + 12, 9, fill=SEAT_COLOURS[q], width=3 if to_act else 1)
     mark = " to act" if to_act else " won" if q in winners else ""
     canvas.text(MARGIN + 26, y + 17, f"seat {q}{mark}", size=14, anchor="start",
                 bold=bool(mark))
     _star(canvas, MARGIN + 34, y + 34, 9)
-    canvas.text(MARGIN + 48, y + 39, f"{_count(view.scores[q], 'star')}, "
+    canvas.text(MARGIN + 48, y + 39, f"{_count(p.scores[q], 'star')}, "
                 f"{_count(size, 'tile')}", size=12, anchor="start")
     for k in range(size):
         x = RACK_X + (k % PER_LINE) * RACK_PITCH
@@ -250,9 +245,3 @@ def _rack(canvas: Canvas, view: RummikubJuniorView, q: int, tiles: list[str] | N
 
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
-def _light(colour: str) -> str:
-    # The seat's colour mostly white: the background of the seat to act.
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#{:02x}{:02x}{:02x}".format(*((v + 3 * 255) // 4 for v in (r, g, b)))

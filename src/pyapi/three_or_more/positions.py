@@ -1,185 +1,92 @@
-"""3 Or More: lay cards of three coloured squares into a 12 x 12 grid, score runs of 3+.
+"""A 3 Or More position in Python: a seat's view, the ``to_dict`` fields, set-up positions.
 
-Rules: ``boardcore rules three_or_more``; details in ``docs/games/three_or_more.md``.
-
->>> import boardcore
->>> game = boardcore.make("three_or_more", players=2)
->>> state = game.new_state(seed=7)
->>> [state.action_to_str(a) for a in state.legal_actions()][:2]
-['BBG@left', 'BBB@left']
->>> state.apply(state.parse_action("BBG@left"))
->>> state.current_player, state.scores()
-(1, (0, 0))
->>> for _ in range(7):
-...     state.apply(state.legal_actions()[-1])
->>> print(state)
-3 Or More, 2 players, 9 of 48 cards laid, seat 0 to play; scores 9 6; stock 33
-      90123456789
-   9  *BBGYGYRBB*
-  10  *BBYYBYBBY*
-  11  *GRYYGYBBY*
-last: seat 1 laid BYY@right for 6 (rising 3 = 6)
-hands: 0: GGY BGG BBY | 1: RRY RBR BGB
-next card goes at * (left, right)
->>> state.last_breakdown().lines
-(ScoredLine(direction='rising', squares=((9, 18), (10, 17), (11, 16)), points=6),)
->>> state.rollout(seed=1)
-Outcome(scores=(92, 85), winners=frozenset({0}))
+A set-up position is read back from those fields, checked against the rules (T1-T11);
+the engine takes plain ints: the table laid card by card in an order play could have
+laid it (the last move last), the hands and the stock as codes.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
-from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from boardcore._checks import field, int_list, list_field, seat_field
-from boardcore._engine import three_or_more as _engine
-from boardcore._engine._state import EngineConfig
-from boardcore._engine.three_or_more import ThreeOrMoreState
-from boardcore.errors import ConfigurationError, InvalidStateError, NotationError
-from boardcore.moves.three_or_more import (
+from boardcore._engine.three_or_more import ROW1, START_COL, TABLE_COLS, TABLE_ROWS
+from boardcore.errors import InvalidStateError, NotationError
+from boardcore.three_or_more.moves import (
     COLOURS,
     DIRECTIONS,
     PLACES,
+    breakdown,
     card_code,
     card_text,
     parse,
 )
-from boardcore.protocol import Game
-from boardcore.values import (
+from boardcore.three_or_more.picture import open_row, places
+from boardcore.three_or_more.values import (
     MoveScore,
     ScoredLine,
-    ThreeOrMoreMove,
+    ThreeOrMorePosition,
+    ThreeOrMoreSnapshot,
     ThreeOrMoreView,
-    check_int,
-    quote,
 )
+from boardcore.values import quote
 
-__all__ = [
-    "COLOURS",
-    "DEFAULT_DECK",
-    "MoveScore",
-    "ScoredLine",
-    "ThreeOrMore",
-    "ThreeOrMoreMove",
-    "ThreeOrMoreState",
-    "ThreeOrMoreView",
-]
+if TYPE_CHECKING:
+    from boardcore._engine.three_or_more import ThreeOrMoreState
+    from boardcore.three_or_more import ThreeOrMore
+
+__all__ = ["fields", "read_position", "set_up", "view"]
 
 
-def _default_deck() -> tuple[str, ...]:
-    # T2 [decided]: XXX three times per colour; per colour pair {X, Z} one each of
-    # XXZ XZX ZXX XZZ ZXZ ZZX.
-    deck = [c * 3 for c in COLOURS for _ in range(3)]
-    for x, z in combinations(COLOURS, 2):
-        deck += [x + x + z, x + z + x, z + x + x, x + z + z, z + x + z, z + z + x]
-    return tuple(deck)
-
-
-#: The default 48-card deck (T2), in a fixed order before shuffling.
-DEFAULT_DECK: tuple[str, ...] = _default_deck()
-
-
-class ThreeOrMore(Game[ThreeOrMoreState]):
-    """The 3 Or More configuration: 2-4 players and the options below.
-
-    Args:
-        players: 2, 3 or 4.
-        deck: ``None`` for the default deck (T2), or 48 three-letter patterns over
-            ``R G B Y`` (top, middle, bottom).
-        allow_rotation: ``True`` lets a card be laid upside down (T3).
-        start_player: the seat that lays the first card (T1).
-
-    >>> ThreeOrMore(players=3, allow_rotation=True).num_actions
-    896
-    >>> ThreeOrMore(players=2, deck=["RRR"] * 47 + ["RRX"])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    boardcore.errors.ConfigurationError: deck card 47 is 'RRX': 'X' is not a colour; ...
-    """
-
-    name: ClassVar[str] = "three_or_more"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    rules_version: ClassVar[int] = 1
-    option_defaults = MappingProxyType(
-        {"deck": None, "allow_rotation": False, "start_player": 0}
+def view(snapshot: ThreeOrMoreSnapshot, player: int) -> ThreeOrMoreView:
+    """Return what seat ``player`` may see: the table, scores, its own hand, sizes."""
+    p = snapshot
+    return ThreeOrMoreView.of(
+        p, player,
+        hand=tuple([card_text(c) for c in p.hands[player]]),
+        hand_sizes=tuple([len(h) for h in p.hands]),
+        draw_pile_size=len(p.stock),
+        grid=p.grid,
+        places=places(p),
+        cards_laid=p.laid,
+        last_move=breakdown(p),
     )
-    stat_names: ClassVar[tuple[str, ...]] = ("lines", "best_move")
-    state_class = ThreeOrMoreState
-
-    __slots__ = ()
-
-    def _normalize_options(self, options: dict[str, object]) -> dict[str, object]:
-        deck = options["deck"]
-        if deck is not None:
-            if not isinstance(deck, (list, tuple)):
-                raise ConfigurationError(
-                    f"deck must be None or a list of 48 card patterns, not {quote(deck)}"
-                )
-            if len(deck) != 48:
-                raise ConfigurationError(f"deck must hold 48 cards, not {len(deck)}")
-            for i, card in enumerate(deck):
-                if not isinstance(card, str) or len(card) != 3:
-                    raise ConfigurationError(
-                        f"deck card {i} is {quote(card)}: a card is 3 letters of R, G, B, Y "
-                        f"(top, middle, bottom)"
-                    )
-                for colour in card:
-                    if colour not in COLOURS:
-                        raise ConfigurationError(
-                            f"deck card {i} is {quote(card)}: {quote(colour)} is not a colour; "
-                            f"colours are R, G, B, Y"
-                        )
-            deck = tuple(deck)
-        rotation = options["allow_rotation"]
-        if not isinstance(rotation, bool):
-            raise ConfigurationError(f"allow_rotation must be True or False, not {quote(rotation)}")
-        try:
-            start = check_int(options["start_player"], "start_player")
-        except TypeError as exc:
-            raise ConfigurationError(str(exc)) from None
-        if not 0 <= start < self.num_players:
-            raise ConfigurationError(
-                f"start_player must be a seat in range({self.num_players}), not {quote(start)}"
-            )
-        return {"deck": deck, "allow_rotation": rotation, "start_player": start}
-
-    def _configure(self) -> EngineConfig:
-        start, rotation = self.options["start_player"], self.options["allow_rotation"]
-        assert isinstance(start, int) and isinstance(rotation, bool)
-        return _engine.config(self.num_players, start, rotation, self._deck())
-
-    def _deck(self) -> list[int]:
-        # The deck's 48 card codes, in their order before the shuffle.
-        deck = self.options["deck"]
-        assert deck is None or isinstance(deck, tuple)
-        return [card_code(card) for card in deck or DEFAULT_DECK]
-
-    @property
-    def observation_planes(self) -> tuple[tuple[str, int], ...]:
-        """The planes of ``ThreeOrMoreState.observation`` (docs/games/three_or_more.md)."""
-        n = self.num_players
-        return (("table", 4 * 144), ("next_slot", 48), ("phase", 3), ("hand", 36),
-                ("unseen", 64), ("hand_sizes", n), ("scores", n), ("to_act", n),
-                ("stock_size", 1))
-
-    def _set_up(self, fields: dict[str, Any], seed: int) -> ThreeOrMoreState:
-        state = _set_up(self, _read_position(self, fields), seed)
-        if "rng" in fields and fields["rng"] != state.to_dict()["rng"]:
-            raise InvalidStateError(
-                f"field 'rng' is {quote(fields['rng'])}, but 3 Or More draws nothing after "
-                f"the deal: its words are the seed's (leave the field out)")
-        return state
 
 
-# -- set-up positions -------------------------------------------------------------------
+def fields(snapshot: ThreeOrMoreSnapshot) -> dict[str, Any]:
+    """Return the game's fields of ``to_dict`` (``ThreeOrMorePosition``)."""
+    p = snapshot
+    last = breakdown(p)
+    position: ThreeOrMorePosition = {
+        "current_player": p.current_player,
+        "scores": list(p.scores),
+        "hands": [[card_text(c) for c in hand] for hand in p.hands],
+        "stock": [card_text(c) for c in p.stock],
+        "grid": list(p.grid),
+        "row1": list(p.row1),
+        "block": list(p.block),
+        "open_row": open_row(p),
+        "last_move": None if last is None else {
+            "player": last.player,
+            "move": last.move,
+            "points": last.points,
+            "lines": [{"direction": ln.direction,
+                       "squares": [list(sq) for sq in ln.squares],
+                       "points": ln.points} for ln in last.lines],
+        },
+        "rng": list(p.rng),
+    }
+    return dict(position)
 
-#: The table: 7 card rows x 23 card columns, 3 squares a card row.
-TABLE_ROWS, TABLE_COLS = 7, 23
-#: Row 1's card row, and the starting card's column.
-ROW1, START_COL = 3, 11
+
+def set_up(game: ThreeOrMore, fields: dict[str, Any], seed: int) -> ThreeOrMoreState:
+    """Return the set-up position a document's ``setup`` fields describe, checked."""
+    state = _laid_out(game, read_position(game, fields), seed)
+    if "rng" in fields and fields["rng"] != list(state.snapshot().rng):
+        raise InvalidStateError(
+            f"field 'rng' is {quote(fields['rng'])}, but 3 Or More draws nothing after "
+            f"the deal: its words are the seed's (leave the field out)")
+    return state
 
 
 def _card_list(value: object, name: str, most: int) -> list[str]:
@@ -216,7 +123,7 @@ def _read_table(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
-    """Field ``last_move`` as a ``MoveScore``; ``_set_up`` checks what it scores."""
+    """Field ``last_move`` as a ``MoveScore``; ``set_up`` checks what it scores."""
     last = field(data, "last_move")
     if last is None:
         return None
@@ -241,11 +148,11 @@ def _read_last_move(data: dict[str, Any], players: int) -> MoveScore | None:
                      lines=tuple(lines))
 
 
-def _read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
+def read_position(game: ThreeOrMore, data: dict[str, Any]) -> dict[str, Any]:
     """Check a set-up position's fields; return them for the engine.
 
     Here: every field's type, the hands' order, the scores and the turn order; then
-    ``_set_up`` checks the table (T5-T7), that the cards are the deck (T2, T3), who
+    ``set_up`` checks the table (T5-T7), that the cards are the deck (T2, T3), who
     holds how many (T8, T9) and what the last move scored (T10, T11).
     """
     n = game.num_players
@@ -358,7 +265,7 @@ def _check_cards(game: ThreeOrMore, laid: list[int], hands: list[list[int]],
             f"hand and each seat after it holds as many cards or one fewer (T8), not {sizes}")
 
 
-def _set_up(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMoreState:
+def _laid_out(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMoreState:
     """The position of checked fields, once the table, the cards and the last move fit.
 
     The engine takes plain ints: the table in an order play could have laid it (the
@@ -376,7 +283,8 @@ def _set_up(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMo
         if len(cards) != 1:
             raise InvalidStateError("field 'last_move' is null, but cards were laid after "
                                     "the starting card")
-        return ThreeOrMoreState._set_up(game._engine, game, seed, plain)
+        state: ThreeOrMoreState = game._engine.set_up(game, seed, plain)
+        return state
     if len(cards) == 1:
         raise InvalidStateError("field 'last_move': no card was laid after the starting card")
     action, shown, slots = _last_move(game, position, len(cards), last)
@@ -385,8 +293,8 @@ def _set_up(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOrMo
         if cards.get(slot) == shown and order[-1][1] == slot:
             plain["table"] = [cards[(ROW1, START_COL)]] + [a for a, _ in order[:-1]] + [action]
             plain["last_player"] = last.player
-            state = ThreeOrMoreState._set_up(game._engine, game, seed, plain)
-            if state.last_breakdown() == last:
+            state = game._engine.set_up(game, seed, plain)
+            if breakdown(state.snapshot()) == last:
                 return state
     raise InvalidStateError(f"field 'last_move' is {quote(last)}, which is not what laying "
                             f"{card_text(shown)} last scores on this table")

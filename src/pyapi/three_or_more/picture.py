@@ -1,25 +1,15 @@
-"""The pictures of a 3 Or More position: the table, the next places, scores and hands.
-
-The engine hands the position over as plain values (``Position``); the places open
-(``state.places()``), a seat's view, the document's fields, the text picture
-(``str(state)``) and the SVG drawing are made here.
-"""
+"""3 Or More's pictures: the table, the places open, the scores and the hands."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
-from boardcore.moves.three_or_more import PLACES, Position, breakdown, card_text
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
-from boardcore.values import ThreeOrMoreView
+from boardcore.three_or_more.moves import PLACES, breakdown, card_text
+from boardcore.three_or_more.values import ThreeOrMoreMove, ThreeOrMoreSnapshot
 
-if TYPE_CHECKING:
-    from boardcore._engine.three_or_more import ThreeOrMoreState
-    from boardcore.values import ThreeOrMoreDocument, ThreeOrMoreMove
-
-__all__ = ["draw", "fields", "places", "text", "view"]
+__all__ = ["draw", "open_row", "places", "text"]
 
 #: The square colours, by letter.
 COLOURS = {"R": "#e5473d", "G": "#3aa655", "B": "#3f6fd1", "Y": "#f2c230"}
@@ -37,12 +27,9 @@ SHORT = {"left": "L", "right": "R", "top-left": "TL", "top-right": "TR",
 Place = Callable[[int, int], tuple[float, float]]
 
 
-# -- the position as values -------------------------------------------------------------
-
-
-def places(p: Position) -> tuple[str, ...]:
+def places(p: ThreeOrMoreSnapshot) -> tuple[str, ...]:
     """Return the names of the places the next card may go (T6, T7), ``()`` once over."""
-    if p.current < 0:
+    if p.current_player is None:
         return ()
     if p.laid < 12:
         return PLACES[1:3]
@@ -51,63 +38,21 @@ def places(p: Position) -> tuple[str, ...]:
     return ("next",)
 
 
-def _open_row(p: Position) -> list[int] | None:
-    # The open row (rows 2-4) while one is being laid: its row, next column, direction.
+def open_row(p: ThreeOrMoreSnapshot) -> list[int] | None:
+    """The open row (rows 2-4) while one is being laid: its row, next column, direction."""
     return None if p.laid <= 12 or p.laid % 12 == 0 else list(p.open_row)
 
 
-def view(p: Position, seat: int) -> ThreeOrMoreView:
-    """Return what seat ``seat`` may see: the table, scores, its own hand, sizes."""
-    return ThreeOrMoreView(
-        player=seat,
-        current_player=None if p.current < 0 else p.current,
-        is_over=p.current < 0,
-        scores=tuple(p.scores),
-        hand=tuple([card_text(c) for c in p.hands[seat]]),
-        hand_sizes=tuple([len(h) for h in p.hands]),
-        draw_pile_size=len(p.stock),
-        grid=p.grid,
-        places=places(p),
-        cards_laid=p.laid,
-        last_move=breakdown(p),
-    )
-
-
-def fields(p: Position) -> dict[str, Any]:
-    """Return the game's fields of ``to_dict`` (``docs/games/three_or_more.md``)."""
-    last = breakdown(p)
-    lo, hi, top, bottom = p.table
-    return {
-        "current_player": None if p.current < 0 else p.current,
-        "scores": list(p.scores),
-        "hands": [[card_text(c) for c in hand] for hand in p.hands],
-        "stock": [card_text(c) for c in p.stock],
-        "grid": list(p.grid),
-        "row1": [lo, hi],
-        "block": [top, bottom],
-        "open_row": _open_row(p),
-        "last_move": None if last is None else {
-            "player": last.player,
-            "move": last.move,
-            "points": last.points,
-            "lines": [{"direction": ln.direction,
-                       "squares": [list(sq) for sq in ln.squares],
-                       "points": ln.points} for ln in last.lines],
-        },
-        "rng": p.rng,
-    }
-
-
-def text(p: Position, perspective: int) -> str:
-    """Return the text picture; hands other than ``perspective``'s as ``???`` unless < 0."""
-    lo, hi, top, bottom = p.table
-    slots = _places(None if p.current < 0 else p.current, (lo, hi), (top, bottom),
-                    _open_row(p))
+def text(p: ThreeOrMoreSnapshot, perspective: int | None) -> str:
+    """Return the text picture; hands other than ``perspective``'s as ``???`` (all if None)."""
+    lo, hi = p.row1
+    top, bottom = p.block
+    slots = _places(p.current_player, p.row1, p.block, open_row(p))
     rows = [top, bottom, *[r for r, _ in slots]]
     cols = [lo, hi, *[c for _, c in slots]]
     c0, c1 = min(cols), max(cols)
     table = p.grid
-    head = "over" if p.current < 0 else f"seat {p.current} to play"
+    head = "over" if p.current_player is None else f"seat {p.current_player} to play"
     lines = [
         f"3 Or More, {p.players} players, {p.laid} of 48 cards laid, {head}; "
         f"scores {' '.join(str(v) for v in p.scores)}; stock {len(p.stock)}",
@@ -124,26 +69,22 @@ def text(p: Position, perspective: int) -> str:
         parts = ", ".join(f"{ln.direction} {len(ln.squares)} = {ln.points}"
                           for ln in last.lines) or "no line"
         lines.append(f"last: seat {last.player} laid {last.move} for {last.points} ({parts})")
-    shown = [[card_text(c) for c in hand] if perspective < 0 or perspective == seat
+    shown = [[card_text(c) for c in hand] if perspective is None or perspective == seat
              else ["???"] * len(hand) for seat, hand in enumerate(p.hands)]
     lines.append("hands: " + " | ".join(f"{seat}: " + (" ".join(cards) or "-")
                                         for seat, cards in enumerate(shown)))
-    if p.current >= 0:
+    if p.current_player is not None:
         lines.append("next card goes at * (" + ", ".join(places(p)) + ")")
     return "\n".join(lines)
 
 
-# -- the SVG drawing --------------------------------------------------------------------
-
-
-def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
-    """Draw ``state``; hands other than ``perspective``'s face down (all up if ``None``)."""
-    doc = state.to_dict()
-    n = state.game.num_players
-    last = state.last_move
-    grid = doc["grid"]
+def draw(p: ThreeOrMoreSnapshot, last: ThreeOrMoreMove | None,
+         perspective: int | None) -> Canvas:
+    """Draw ``p``; hands other than ``perspective``'s face down (all up if ``None``)."""
+    n = p.players
+    grid = p.grid
     cards = {(r, c) for r in range(7) for c in range(23) if grid[3 * r][c] != "."}
-    slots = _places(doc["current_player"], doc["row1"], doc["block"], doc["open_row"])
+    slots = _places(p.current_player, p.row1, p.block, open_row(p))
     used = cards | set(slots)
     rows = [r for r, _ in used]
     cols = [c for _, c in used]
@@ -174,7 +115,7 @@ def draw(state: ThreeOrMoreState, perspective: int | None) -> Canvas:
                     bold=True)
     if last is not None:
         _highlight(canvas, last, at)
-    _panel(canvas, state, doc, perspective, last, MARGIN + table_w + 20)
+    _panel(canvas, p, perspective, last, MARGIN + table_w + 20)
     return canvas
 
 
@@ -214,14 +155,13 @@ def _highlight(canvas: Canvas, last: ThreeOrMoreMove, at: Place) -> None:
                           stroke="#ffffff", width=1.5)
 
 
-def _panel(canvas: Canvas, state: ThreeOrMoreState, doc: ThreeOrMoreDocument,
-           perspective: int | None, last: ThreeOrMoreMove | None, left: float) -> None:
+def _panel(canvas: Canvas, p: ThreeOrMoreSnapshot, perspective: int | None,
+           last: ThreeOrMoreMove | None, left: float) -> None:
     """The side panel: the stock, the last move, then every seat's score and hand."""
-    n = state.game.num_players
-    over = state.is_over()
+    n = p.players
     canvas.text(left, MARGIN + 14, "3 Or More", size=16, anchor="start", bold=True)
-    laid = 48 - len(doc["stock"]) - sum(len(h) for h in doc["hands"])
-    canvas.text(left, MARGIN + 34, f"{laid} of 48 cards laid, stock {len(doc['stock'])}",
+    laid = 48 - len(p.stock) - sum(len(h) for h in p.hands)
+    canvas.text(left, MARGIN + 34, f"{laid} of 48 cards laid, stock {len(p.stock)}",
                 size=12, anchor="start")
     if last is not None:
         canvas.text(left, MARGIN + 54, f"last: seat {last.player} laid {last.move}, "
@@ -229,19 +169,20 @@ def _panel(canvas: Canvas, state: ThreeOrMoreState, doc: ThreeOrMoreDocument,
         parts = ", ".join(f"{ln.direction} {len(ln.squares)}" for ln in last.lines)
         for k, text in enumerate(textwrap.wrap(parts, 34)[:2]):
             canvas.text(left, MARGIN + 70 + 14 * k, text, size=11, anchor="start")
-    winners = state.outcome().winners if over else frozenset()  # type: ignore[union-attr]
-    scores = state.scores()
+    winners = p.outcome.winners if p.outcome is not None else frozenset()
+    scores = p.scores
     for q in range(n):
         y = MARGIN + HEAD + q * SEAT_H
-        to_act = not over and q == state.current_player
+        to_act = q == p.current_player
         label = f"seat {q}" + (" to play" if to_act else " won" if q in winners else "")
         canvas.circle(left + 9, y + 10, 8, fill=SEAT_COLOURS[q], width=3.0 if to_act else 1.0)
         canvas.text(left + 24, y + 15, label, size=13, anchor="start",
                     bold=to_act or q in winners)
         canvas.text(left + PANEL - 16, y + 15, scores[q], size=15, anchor="end", bold=True)
         shown = perspective is None or perspective == q
-        for k, card in enumerate(doc["hands"][q]):
-            _hand_card(canvas, left + 24 + k * (MINI + 12), y + 24, card if shown else None)
+        for k, code in enumerate(p.hands[q]):
+            _hand_card(canvas, left + 24 + k * (MINI + 12), y + 24,
+                       card_text(code) if shown else None)
 
 
 def _hand_card(canvas: Canvas, x: float, y: float, card: str | None) -> None:

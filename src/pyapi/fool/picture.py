@@ -1,16 +1,13 @@
-"""The picture of a Fool position: the trick, the Fools, the hands, the scores."""
+"""Fool's pictures: the trick, the Fools, the hands, the scores."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from boardcore._engine.fool import CARDS
+from boardcore.fool.moves import COLOURS
+from boardcore.fool.values import FoolMove, FoolSnapshot
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
 
-if TYPE_CHECKING:
-    from boardcore._engine.fool import FoolState
-    from boardcore.values import FoolMove
-
-__all__ = ["draw"]
+__all__ = ["draw", "text"]
 
 WIDTH = 740
 MARGIN = 16
@@ -28,57 +25,71 @@ SWATCH = {"green": "#2b8a3e", "red": "#c92a2a", "yellow": "#f2b705", "blue": "#1
 FOOL_DISC = "#7048e8"
 
 
-def draw(state: FoolState, perspective: int | None) -> Canvas:
-    """Draw ``state``; hands other than ``perspective``'s face down (all up if ``None``)."""
-    n = state.game.num_players
-    doc = state.to_dict()
-    view = state.view(0)
-    last = state.last_move
+def text(p: FoolSnapshot, perspective: int | None) -> str:
+    """Return the text picture; hands other than ``perspective``'s face down (``??``)."""
+    seat = perspective
+    n = p.players
+    lines = [
+        f"Fool, {n} players, round {p.round}, dealer seat {p.dealer}"
+        + (", game over" if p.outcome is not None else ""),
+        "scores: " + "  ".join([f"{q}:{p.scores[q]:+d} ({p.plus10[q]}x+10)" for q in range(n)]),
+        "fools:  " + (" ".join([f"seat {q}" for q in p.fools]) or "none"),
+        "trick:  " + (" ".join([f"{q}:{CARDS[card]}" for q, card in p.trick]) or "-")
+        + ("" if p.lead < 0 else f"  (lead colour {COLOURS[p.lead]})"),
+    ]
+    for q, hand in enumerate(p.hands):
+        mark = ">" if q == p.current_player else " "
+        cards = (" ".join([CARDS[c] for c in hand]) if seat is None or seat == q
+                 else " ".join(["??"] * len(hand)))
+        lines.append(f"{mark} seat {q} [{len(hand):2d}] {cards or '-'}")
+    return "\n".join(lines)
+
+
+def draw(p: FoolSnapshot, last_move: FoolMove | None, perspective: int | None) -> Canvas:
+    """Draw ``p``; hands other than ``perspective``'s face down (all up if ``None``)."""
+    n, last = p.players, last_move
     canvas = Canvas(WIDTH, HEAD + TABLE_H + 14 + n * ROW_H + MARGIN,
-                    f"Fool, {n} players, round {view.round}")
-    title = f"Fool · round {view.round} · dealer: seat {view.dealer}"
+                    f"Fool, {n} players, round {p.round}")
+    title = f"Fool · round {p.round} · dealer: seat {p.dealer}"
     if perspective is not None:
         title += f" · seen by seat {perspective}"
     canvas.text(MARGIN, 26, title, size=17, anchor="start", bold=True)
-    canvas.text(MARGIN, 48, _headline(state, last), size=13, anchor="start")
-    _table(canvas, state, last)
-    no_voids: list[list[str]] = [[] for _ in range(n)]
-    voids = doc.get("voids", no_voids)
+    canvas.text(MARGIN, 48, _headline(p, last), size=13, anchor="start")
+    _table(canvas, p, last)
     top = HEAD + TABLE_H + 14
     for q in range(n):
         y = top + q * ROW_H
         shown = perspective is None or perspective == q
-        _seat(canvas, state, q, y, doc["hands"][q], shown, voids[q])
+        voids = [COLOURS[c] for c in range(4) if p.voids[q] >> c & 1]
+        _seat(canvas, p, q, y, [CARDS[c] for c in p.hands[q]], shown, voids)
     return canvas
 
 
-def _headline(state: FoolState, last: FoolMove | None) -> str:
-    outcome = state.outcome()
-    if outcome is not None:
-        won = " and ".join(f"seat {p}" for p in sorted(outcome.winners))
-        return f"game over: {won} {'win' if len(outcome.winners) > 1 else 'wins'}"
+def _headline(p: FoolSnapshot, last: FoolMove | None) -> str:
+    if p.outcome is not None:
+        won = " and ".join(f"seat {q}" for q in sorted(p.outcome.winners))
+        return f"game over: {won} {'win' if len(p.outcome.winners) > 1 else 'wins'}"
     if last is None:
-        return f"seat {state.current_player} to play"
+        return f"seat {p.current_player} to play"
     text = f"seat {last.player} played {last.move}"
     if last.void is not None:
         text += f" (shows no {last.void})"
     if last.winner is not None:
-        fools = ", ".join(f"seat {p}" for p in sorted(last.fools))
+        fools = ", ".join(f"seat {q}" for q in sorted(last.fools))
         text += f"; seat {last.winner} takes the trick, Fool: {fools}"
     if last.round_over:
         text += "; round scored"
-    return text + f"; seat {state.current_player} to play"
+    return text + f"; seat {p.current_player} to play"
 
 
-def _table(canvas: Canvas, state: FoolState, last: FoolMove | None) -> None:
+def _table(canvas: Canvas, p: FoolSnapshot, last: FoolMove | None) -> None:
     # The current trick in play order; right after a trick, that trick with its winner
     # and Fools.
-    view = state.view(0)
     x0, y0 = MARGIN, HEAD
     canvas.rect(x0, y0, WIDTH - 2 * MARGIN, TABLE_H, fill=FELT, stroke=FELT_EDGE, width=2.0,
                 rx=14)
-    trick: tuple[tuple[int, str], ...] = view.trick
-    lead = view.lead_colour
+    trick: tuple[tuple[int, str], ...] = tuple((q, CARDS[c]) for q, c in p.trick)
+    lead = None if p.lead < 0 else COLOURS[p.lead]
     label = "trick"
     done = not trick and last is not None and last.winner is not None
     if done:
@@ -92,8 +103,8 @@ def _table(canvas: Canvas, state: FoolState, last: FoolMove | None) -> None:
         canvas.rect(x0 + 16, y0 + 50, 16, 16, fill=SWATCH[lead], stroke="white", rx=3)
         canvas.text(x0 + 38, y0 + 63, lead, size=12, anchor="start", fill="white")
     if not trick:
-        canvas.text(x0 + 150, y0 + 80, f"seat {state.current_player} leads"
-                    if not state.is_over() else "", size=13, anchor="start", fill="#d8e6df")
+        canvas.text(x0 + 150, y0 + 80, f"seat {p.current_player} leads"
+                    if p.outcome is None else "", size=13, anchor="start", fill="#d8e6df")
     for i, (seat, card) in enumerate(trick):
         x = x0 + 150 + i * (TRICK_W + 22)
         y = y0 + 24
@@ -112,27 +123,25 @@ def _table(canvas: Canvas, state: FoolState, last: FoolMove | None) -> None:
                 _disc(canvas, x + TRICK_W - 2, y + 2, 9)
 
 
-def _seat(canvas: Canvas, state: FoolState, q: int, y: float, hand: list[str], shown: bool,
+def _seat(canvas: Canvas, p: FoolSnapshot, q: int, y: float, hand: list[str], shown: bool,
           voids: list[str]) -> None:
-    view = state.view(q)
-    to_play = not view.is_over and state.current_player == q
+    to_play = p.current_player == q
     if to_play:
         canvas.rect(MARGIN - 4, y + 2, WIDTH - 2 * MARGIN + 8, ROW_H - 4, fill="#fff4d6",
                     stroke="#e0c36a", rx=8)
     canvas.circle(MARGIN + 12, y + 20, 10, fill=SEAT_COLOURS[q], width=3 if to_play else 1)
-    outcome = state.outcome()
-    won = outcome is not None and q in outcome.winners
+    won = p.outcome is not None and q in p.outcome.winners
     canvas.text(MARGIN + 30, y + 25, f"seat {q}" + (" to play" if to_play else "")
                 + (" wins" if won else ""), size=13, anchor="start", bold=to_play or won)
     x = MARGIN + 126
-    if q in view.fools:
+    if q in p.fools:
         _disc(canvas, x + 10, y + 20, 10)
         canvas.text(x + 24, y + 25, "Fool", size=11, anchor="start")
-    if q == view.dealer:
+    if q == p.dealer:
         canvas.circle(x + 70, y + 20, 9, fill="white")
         canvas.text(x + 70, y + 24.5, "D", size=11, bold=True)
-    score = f"{view.scores[q]:+d}" if view.scores[q] else "0"
-    canvas.text(MARGIN + 30, y + 44, f"score {score} · +10 ×{view.plus10[q]}", size=12,
+    score = f"{p.scores[q]:+d}" if p.scores[q] else "0"
+    canvas.text(MARGIN + 30, y + 44, f"score {score} · +10 ×{p.plus10[q]}", size=12,
                 anchor="start")
     if voids:
         canvas.text(x + 60, y + 44, "no", size=11, anchor="start")

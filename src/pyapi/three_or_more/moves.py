@@ -1,22 +1,23 @@
-"""What a 3 Or More move does: its notation, the lines it scores, what it changes.
+"""3 Or More's moves: cards and their notation, and what a laid card does and scores.
 
-The engine keeps the position and scores it; the Python-only work on moves is here:
-the notation (``state.action_to_str``, ``state.parse_action``), the last move's
-``MoveScore`` (``state.last_breakdown()``) and ``explain``.
+An action is ``(place * turns + turned) * 64 + card``: ``card`` is the card as held
+(``card_code``), ``turned`` is 1 when it is laid upside down (``turns`` is 2 with
+``allow_rotation``, else 1), ``place`` indexes ``PLACES``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 from boardcore.errors import NotationError
-from boardcore.values import MoveScore, ScoredLine, ThreeOrMoreMove, quote
+from boardcore.three_or_more.values import (
+    MoveScore,
+    ScoredLine,
+    ThreeOrMoreMove,
+    ThreeOrMoreSnapshot,
+)
+from boardcore.values import quote
 
-if TYPE_CHECKING:
-    from boardcore._engine.three_or_more import ThreeOrMoreState
-
-__all__ = ["COLOURS", "DIRECTIONS", "PLACES", "Position", "breakdown", "card_code", "card_text",
-           "explain", "notation", "parse"]
+__all__ = ["COLOURS", "DIRECTIONS", "PLACES", "action_to_str", "breakdown", "card_code",
+           "card_text", "explain", "notation", "parse", "parse_action"]
 
 #: The four colours, in card-code order.
 COLOURS = "RGBY"
@@ -30,39 +31,18 @@ DIRECTIONS = ("horizontal", "vertical", "falling", "rising")
 STEPS = {"horizontal": (0, 1), "vertical": (1, 0), "falling": (1, 1), "rising": (1, -1)}
 
 
-class Position(NamedTuple):
-    """A 3 Or More position as plain values, as the engine hands it over.
-
-    Cards are codes (``card_code``); ``grid`` is the table as ``state.grid()`` gives it.
-    """
-
-    players: int
-    turns: int                      # 1, or 2 with allow_rotation
-    current: int                    # the seat to act, -1 once over
-    laid: int                       # cards on the table, the starting card included
-    scores: list[int]
-    hands: list[list[int]]
-    stock: list[int]
-    grid: tuple[str, ...]
-    table: tuple[int, int, int, int]     # row 1's ends, the block's top and bottom rows
-    open_row: tuple[int, int, int]       # the open row, its next column, its direction
-    #: the last move: seat, action, points, lines as (direction, row, col, length)
-    last: tuple[int, int, int, list[tuple[int, int, int, int]]] | None
-    rng: list[int]                  # the generator's words after the setup shuffle
-
-
-def card_code(text: str) -> int:
+def card_code(text: object) -> int:
     """Return the 6-bit code ``top * 16 + middle * 4 + bottom`` of a card such as ``"RRG"``.
 
     Raises:
-        TypeError: ``text`` is not a str.
-        ValueError: ``text`` is not 3 of the letters R, G, B, Y.
+        NotationError: ``text`` is not 3 of the letters R, G, B, Y.
+
+    >>> card_code("RRG"), card_text(card_code("RRG"))
+    (1, 'RRG')
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a card must be a str such as 'RRG', not {quote(text)}")
-    if len(text) != 3 or any(c not in COLOURS for c in text):
-        raise ValueError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
-                         f"not {quote(text)}")
+    if not isinstance(text, str) or len(text) != 3 or any(c not in COLOURS for c in text):
+        raise NotationError(f"a card is 3 of the letters R, G, B, Y (top, middle, bottom), "
+                            f"not {quote(text)}")
     return (COLOURS.index(text[0]) << 4) | (COLOURS.index(text[1]) << 2) | COLOURS.index(text[2])
 
 
@@ -71,8 +51,28 @@ def card_text(card: int) -> str:
     return COLOURS[(card >> 4) & 3] + COLOURS[(card >> 2) & 3] + COLOURS[card & 3]
 
 
+def action_to_str(position: ThreeOrMoreSnapshot, action: int) -> str:
+    """Return the notation of ``action`` (any in range): ``"RRG@left"``, ``"RGB^@top-left"``.
+
+    Only the configuration matters (``allow_rotation``: 2 forms a card).
+    """
+    return notation(action, position.turns)
+
+
+def parse_action(position: ThreeOrMoreSnapshot, text: object) -> int:
+    """Return the action written ``text`` (``"RRG@left"``, ``"RRG^@right"``, ``"RRG"``).
+
+    The card as held, ``^`` if it is turned, then ``@place`` where there is a choice;
+    whether it is legal is ``apply``'s to say.
+
+    Raises:
+        NotationError: ``text`` names no action.
+    """
+    return parse(text, position.turns)
+
+
 def notation(action: int, turns: int) -> str:
-    """Return the notation of ``action`` (any in range) with ``turns`` forms a card.
+    """Return the notation of ``action`` with ``turns`` forms a card.
 
     >>> notation(64 + card_code("RRG"), 1), notation(3 * 64 + card_code("RRG"), 2)
     ('RRG@left', 'RRG^@left')
@@ -108,25 +108,29 @@ def parse(text: object, turns: int) -> int:
     return (place * turns + (1 if turned else 0)) * 64 + card_code(held)
 
 
-def breakdown(p: Position) -> MoveScore | None:
+def breakdown(position: ThreeOrMoreSnapshot) -> MoveScore | None:
     """Return how the last card laid scored, ``None`` before the first move."""
-    if p.last is None:
+    if position.last_player is None:
         return None
-    player, action, points, lines = p.last
     scored = []
-    for d, row, col, length in lines:
+    for d, row, col, length in position.last_lines:
         dy, dx = STEPS[DIRECTIONS[d]]
         scored.append(ScoredLine(
             direction=DIRECTIONS[d],
             squares=tuple([(row + t * dy, col + t * dx) for t in range(length)]),
             points=length * (2 if d >= 2 else 1),
         ))
-    return MoveScore(player=player, move=notation(action, p.turns), points=points,
-                     lines=tuple(scored))
+    return MoveScore(player=position.last_player,
+                     move=notation(position.last_action, position.turns),
+                     points=position.last_points, lines=tuple(scored))
 
 
-def explain(before: ThreeOrMoreState, after: ThreeOrMoreState, action: int) -> ThreeOrMoreMove:
+def explain(before: ThreeOrMoreSnapshot, after: ThreeOrMoreSnapshot, action: int, *,
+            played: bool) -> ThreeOrMoreMove:
     """Return what ``action``, played in ``before``, did to reach ``after``.
+
+    Everything it tells is on the table (which card the mover draws is never told):
+    ``played`` or not alike.
 
     >>> import boardcore
     >>> state = boardcore.make("three_or_more", players=2).new_state(seed=7)
@@ -135,11 +139,11 @@ def explain(before: ThreeOrMoreState, after: ThreeOrMoreState, action: int) -> T
     ('left', (3, 10), 'BBG', 0, True)
     """
     player = before.current_player
-    score = after.last_breakdown()
+    score = breakdown(after)
     assert player is not None and score is not None
-    move = before.action_to_str(action)
+    move = notation(action, before.turns)
     held, _, place = move.partition("@")
-    old, new = before.grid(), after.grid()
+    old, new = before.grid, after.grid
     row, col = next((r, c) for r in range(len(new)) for c in range(len(new[r]))
                     if old[r][c] != new[r][c])
     slot = (row // 3, col)
@@ -152,5 +156,5 @@ def explain(before: ThreeOrMoreState, after: ThreeOrMoreState, action: int) -> T
         slot=slot,
         points=score.points,
         lines=score.lines,
-        drew=before.view(player).draw_pile_size > 0,
+        drew=len(before.stock) > 0,
     )

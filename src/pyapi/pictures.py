@@ -2,7 +2,8 @@
 
 ``state.svg(size=480, perspective=None)`` draws any game's position: with
 ``perspective=seat`` the other seats' hidden cards are face down; the last move is
-highlighted. Notebooks show a state through ``_repr_svg_``.
+highlighted. Notebooks show a state through ``_repr_svg_``.  Each game draws on the
+``Canvas`` here (``Game.draw``, in the game's ``picture`` module).
 
 >>> import boardcore
 >>> state = boardcore.make("just4fun", players=2).new_state(seed=1)
@@ -13,17 +14,9 @@ True
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from boardcore.errors import ConfigurationError
-from boardcore.values import check_int, quote
-
-if TYPE_CHECKING:
-    from boardcore._engine._state import EngineState
-
-__all__ = ["SEAT_COLOURS", "Canvas", "svg"]
+__all__ = ["HIGHLIGHT", "INK", "SEAT_COLOURS", "Canvas", "light"]
 
 #: One colour per seat (Okabe and Ito's palette, readable by colour-blind eyes).
 SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
@@ -95,21 +88,11 @@ class Canvas:
                 + "".join(self.parts) + "</svg>")
 
 
-def svg(state: EngineState, size: object = 480, perspective: object = None) -> str:
-    """Return the picture of ``state`` as SVG text (``size`` pixels wide).
+def light(colour: str, parts: int) -> str:
+    """Return ``colour`` mixed with ``parts - 1`` parts of white (a seat's pale background).
 
-    Raises:
-        TypeError: ``size`` or ``perspective`` is not an integer.
-        ConfigurationError: ``size`` is outside 16..8192 or ``perspective`` is not a seat.
+    >>> light("#E69F00", 3)
+    '#f6dfaa'
     """
-    width = check_int(size, "size")
-    if not 16 <= width <= 8192:
-        raise ConfigurationError(f"size must be in 16..8192 pixels, not {quote(size)}")
-    seat = None
-    if perspective is not None:
-        seat = check_int(perspective, "perspective")
-        if not 0 <= seat < state.game.num_players:
-            raise ConfigurationError(f"perspective {quote(perspective)} is not a seat of this game")
-    drawer: Any = import_module(f"boardcore.pictures.{state.game.name}")
-    canvas: Canvas = drawer.draw(state, seat)
-    return canvas.render(width)
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*((v + (parts - 1) * 255) // parts for v in (r, g, b)))
