@@ -5,7 +5,7 @@ seats, every **table** of as many different agents as there are seats (every
 combination, so every agent meets every other), or one table of all the agents, each
 taking seats in turn, when there are no more agents than seats.  Each pairing or table
 is an ``arena`` of ``games`` games with the seats rotated, seeded from the ladder's seed
-(table ``t`` from ``derive_seed(seed, 8, t)``), so the ladder is the same for any
+(table ``t`` from ``derive_seed(seed, STREAM_LADDER_TABLE, t)``), so the ladder is the same for any
 number of workers.  The results are rated by ``boardcore.ratings`` (Plackett–Luce on
 each game's places, Bradley–Terry for two seats), with the bootstrap seeded by the
 ladder's seed, and each agent's mean CPU time per decision is measured in the games.
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from boardcore._engine._state import derive_seed
+from boardcore._engine._random import STREAM_LADDER_TABLE, derive_seed
 from boardcore.agents import agent_from_string
 from boardcore.arena import ArenaResult, arena
 from boardcore.errors import ConfigurationError
@@ -43,11 +43,6 @@ if TYPE_CHECKING:
     from boardcore._registry import AnyGame
 
 __all__ = ["LadderResult", "ladder", "tables"]
-
-#: The ``derive_seed`` stream of a ladder's tables: table ``t`` plays the arena of seed
-#: ``derive_seed(seed, TABLE_STREAM, t)``.
-TABLE_STREAM = 8
-
 
 @dataclass(frozen=True)
 class LadderResult:
@@ -207,7 +202,7 @@ def ladder(
             if on_game is not None:
                 on_game(done + k)
 
-        results.append(arena(game, table, n, seed=derive_seed(s, TABLE_STREAM, t),
+        results.append(arena(game, table, n, seed=derive_seed(s, STREAM_LADDER_TABLE, t),
                              workers=w, backend=backend, address=address, on_game=tick))
     rated = ratings(results, anchor=anchor, resamples=resamples, seed=s)
     spent = np.zeros(len(names))

@@ -43,19 +43,19 @@ maximum.  Its near end is what the games bound; its far end is the prior's.
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
 >>> result = boardcore.arena(game, ["greedy", "random"], games=60, seed=3)
->>> result.win_rates().tolist()                     # 52 wins to 8
-[0.8666666666666667, 0.13333333333333333]
+>>> result.win_rates().tolist()                     # 45 wins to 15
+[0.75, 0.25]
 >>> rated = boardcore.ratings(result, resamples=200)
 >>> print(rated.table())
 rank  agent          rating  95% interval      gap to the next         games
-   1  greedy           +324  [  +223,   +509]   +324 [ +223,  +509]       60
+   1  greedy           +191  [   +83,   +301]   +191 [  +83,  +301]       60
    2  random             +0  [    +0,     +0]                             60
 <BLANKLINE>
 Elo scale, random = 0: Plackett-Luce on each game's places (Bradley-Terry for 2 seats)
 95% intervals: percentile bootstrap over games, 200 resamples, seed 0
 gap to the next: the rating above the next agent down, with the 95% interval of the gap itself
 
-The maximum-likelihood gap would be ``400 * log10(52 / 8) = 325``; the prior takes
+The maximum-likelihood gap would be ``400 * log10(45 / 15) = 190.8``; the prior takes
 less than one point off it.
 """
 
@@ -176,10 +176,10 @@ class Ratings:
                  "gap to the next: the rating above the next agent down, with the 95% "
                  "interval of the gap itself"]
         if len(self.groups) > 1:
-            rows.append("the results order these groups without exception: "
-                        + " > ".join("{" + ", ".join(g) + "}" for g in self.groups)
-                        + "; the ratings between groups rest on the prior, and an agent "
-                          f"outside {self.anchor}'s group has a profile interval")
+            rows += ["separated: " + " > ".join("{" + ", ".join(g) + "}" for g in self.groups)
+                     + " (every game between two groups went the same way)",
+                     "the ratings across groups rest on the prior; outside "
+                     f"{self.anchor}'s group the intervals are profile intervals"]
         return "\n".join(rows)
 
     def gaps(self) -> list[tuple[float, float, float] | None]:
