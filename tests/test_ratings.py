@@ -282,7 +282,7 @@ def test_the_ladder_command(capsys: pytest.CaptureFixture[str]) -> None:
         assert low <= row["rating"] <= high and row["games"] == 12
         assert row["decisions"] > 0 and row["seconds_per_decision"] > 0
     assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
-    for row, below in zip(rows, rows[1:], strict=False):
+    for row, below in itertools.pairwise(rows):
         gap, low, high = row["gap_to_next"]
         assert gap == pytest.approx(row["rating"] - below["rating"]) and low <= gap <= high
     assert rows[-1]["gap_to_next"] is None

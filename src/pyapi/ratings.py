@@ -64,7 +64,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
@@ -186,7 +186,7 @@ class Ratings:
         """In ``order()``: each agent's ``difference`` to the next one down (None: the last)."""
         order = self.order()
         return [self.difference(self.agents[i], self.agents[j])
-                for i, j in zip(order, order[1:], strict=False)] + [None]
+                for i, j in pairwise(order)] + [None]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe summary: per agent (the highest rating first), rating, interval, games.
