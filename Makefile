@@ -72,10 +72,11 @@ test-sdist:  ## the sdist alone: pip install boardcore-*.tar.gz[test], then pyte
 	$(SDIST_VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.tar.gz)[test]"
 	cd build/sdist-test/boardcore-* && $(abspath $(SDIST_VENV))/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-test-ray:  ## after test-env: the Ray backend against a local Ray (adds boardcore[ray] to $(VENV))
+test-ray:  ## after test-env: the Ray tests on a real two-node Ray cluster, started and stopped here (adds boardcore[ray] to $(VENV))
 	test -x $(VENV)/bin/python || $(MAKE) test-env
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[ray]"
-	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
+	$(VENV)/bin/python -m tests.ray_cluster -- \
+		$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_ray.py $(PYTEST_ARGS)
 
 test-openspiel:  ## after test-env: the games inside OpenSpiel (adds boardcore[openspiel] to $(VENV))
 	test -x $(VENV)/bin/python || $(MAKE) test-env
@@ -85,6 +86,54 @@ test-openspiel:  ## after test-env: the games inside OpenSpiel (adds boardcore[o
 
 wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
 	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)
+
+# The wheel workflow's test step as cibuildwheel runs it: the wheel in dist/ (make
+# test-env builds it) in a fresh venv with exactly [tool.cibuildwheel] test-requires, then
+# exactly test-command, both read from pyproject.toml (.ci/wheel_step.py).
+.PHONY: test-wheel-step
+WHEEL_STEP_VENV ?= .venv-wheel-step
+test-wheel-step:  ## the workflow's wheel test: only test-requires, test-command from a temp dir
+	ls dist/boardcore-*.whl >/dev/null 2>&1 || $(MAKE) test-env
+	$(PYTHON) .ci/wheel_step.py "$$(ls dist/boardcore-*.whl)" $(WHEEL_STEP_VENV)
+
+# Windows x86-64 under Wine (.ci/windows.py): the nine modules cross-compiled by
+# mingw-w64 against the official embeddable CPython 3.13, a cp313-win_amd64 wheel made of
+# them and dist/'s wheel, installed by pip under Wine, the whole suite run there.
+.PHONY: test-windows
+WINDOWS_VENV ?= .venv-windows
+test-windows:  ## a win_amd64 wheel (mingw-w64), installed and fully tested under Wine
+	ls dist/boardcore-*.whl >/dev/null 2>&1 || $(MAKE) test-env
+	$(PYTHON) -m venv $(WINDOWS_VENV)
+	$(WINDOWS_VENV)/bin/python -m pip install -q "cython>=3.1" setuptools
+	$(WINDOWS_VENV)/bin/python .ci/windows.py "$$(ls dist/boardcore-*.whl)" $(PYTEST_ARGS)
+
+# The engines' portable C paths, which x86-64 builds otherwise never compile (each SSE2
+# block has one; aarch64 and other targets compile only those): BOARDCORE_NO_SIMD=1, then
+# the tests that pin behaviour down (golden, differential, observations, identity).  The
+# SSE2 build's just4fun and _vector use pmovmskb: the portable one must not.
+.PHONY: test-nosimd
+NOSIMD_VENV ?= .venv-nosimd
+test-nosimd:  ## the SIMD-off build (BOARDCORE_NO_SIMD=1): golden, differential, observation tests
+	test -f "$$(ls dist/boardcore-*.tar.gz 2>/dev/null | head -1)" || $(PYTHON) -m build --sdist --outdir dist .
+	$(PYTHON) -m venv --clear $(NOSIMD_VENV)
+	$(NOSIMD_VENV)/bin/python -m pip install -q --upgrade pip
+	BOARDCORE_NO_SIMD=1 $(NOSIMD_VENV)/bin/python -m pip install -q --no-cache-dir \
+		"$$(ls dist/boardcore-*.tar.gz)" pytest hypothesis
+	! objdump -d $(NOSIMD_VENV)/lib/python*/site-packages/boardcore/_engine/*.so | grep -q pmovmskb
+	$(NOSIMD_VENV)/bin/python -m pytest -p no:cacheprovider -q tests/test_golden.py \
+		tests/test_differential_*.py tests/test_observations.py tests/test_identity.py $(PYTEST_ARGS)
+
+# Two long proofs, not in CI (their results are recorded in docs/packaging.md): Linux
+# aarch64 in an arm64 Debian root under qemu (.ci/aarch64.sh), and a free-threaded
+# CPython 3.13t built here from Debian's python3.13 source (.ci/free_threaded.sh).
+.PHONY: prove-aarch64 prove-free-threaded
+prove-aarch64:  ## (long) arm64 Debian under qemu: build, golden/differential/identity tests
+	test -f "$$(ls dist/boardcore-*.tar.gz 2>/dev/null | head -1)" || $(PYTHON) -m build --sdist --outdir dist .
+	bash .ci/aarch64.sh "$$(ls dist/boardcore-*.tar.gz)" $(PYTEST_ARGS)
+
+prove-free-threaded:  ## (long) CPython 3.13t built here: whole suite PYTHON_GIL=0, hammer, speed-ups
+	test -f "$$(ls dist/boardcore-*.tar.gz 2>/dev/null | head -1)" || $(PYTHON) -m build --sdist --outdir dist .
+	bash .ci/free_threaded.sh "$$(ls dist/boardcore-*.tar.gz)" $(PYTEST_ARGS)
 
 bench:  ## the benchmarks with the peers (bench extras), ratios on the last lines
 	$(DEV)/bin/pip install -q "open-spiel==2.0.2" rlcard "gymnasium>=1.2.2,<1.5" \

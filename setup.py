@@ -25,6 +25,9 @@ ENGINE = Path("src/engine")
 # unchanged header does not force a rebuild).  Edit only src/engine/*.pxd.
 PXD = Path("build/pxd")
 DEBUG = os.environ.get("BOARDCORE_DEBUG") == "1"
+# BOARDCORE_NO_SIMD=1 (GCC and Clang): compile the portable C paths where an engine has
+# SSE2 code, as every platform without SSE2 does (docs/packaging.md; make test-nosimd).
+NO_SIMD = os.environ.get("BOARDCORE_NO_SIMD") == "1"
 SHARED = "boardcore._engine._cyutility"   # Cython's utility code, once for all modules
 
 # -O3 where the time goes: the games' kernels (every move of every play-out), the search
@@ -66,9 +69,12 @@ for pxd in (HERE / ENGINE).glob("*.pxd"):
 
 
 def _flags(stem):
+    # No fused multiply-add where the source has a multiply and an add (GCC fuses them
+    # on aarch64 by default): the search's scores round alike on every platform.
+    same = ["-ffp-contract=off"] + (["-U__SSE2__"] if NO_SIMD else [])
     if DEBUG:
-        return ["-O0", "-g"]
-    return ["-O1" if stem in LIGHT else "-O3", "-g0"]
+        return ["-O0", "-g", *same]
+    return ["-O1" if stem in LIGHT else "-O3", "-g0", *same]
 
 
 macros = [] if DEBUG else [("CYTHON_WITHOUT_ASSERTIONS", "1")]
@@ -103,10 +109,10 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         self.check_extensions_list(self.extensions)
-        if self.compiler.compiler_type == "msvc":  # its own flags: /O2, no debug info
-            for ext in self.extensions:
+        if self.compiler.compiler_type == "msvc":  # its own flags: /O2, no debug info,
+            for ext in self.extensions:            # no contraction under /fp:precise
                 ext.extra_compile_args = [a for a in ext.extra_compile_args
-                                          if not a.startswith(("-O", "-g"))]
+                                          if not a.startswith(("-O", "-g", "-f", "-U"))]
         jobs = self.parallel if isinstance(self.parallel, int) and self.parallel > 1 else 0
         jobs = jobs or os.cpu_count() or 1
         order = sorted(self.extensions, key=_cost, reverse=True)
@@ -115,20 +121,29 @@ class BuildExt(build_ext):
                 future.result()
 
     def _build_one(self, ext):
-        source = ext.sources[0]
-        options = {
-            "include_path": [str(ENGINE), str(PXD)],
-            "compiler_directives": DIRECTIVES,
-            "shared_utility_qualified_name": SHARED,
-            "quiet": True,
-        }
-        if self.force or os.environ.get("CYTHON_FORCE_REGEN") == "1":
-            options["force"] = True
-        command = [sys.executable, "-c", _CYTHON_JOB, json.dumps([ext.name, source, options])]
-        if subprocess.run(command).returncode != 0:
-            raise RuntimeError(f"Cython failed on {source}")
-        ext.sources = [str(Path(source).with_suffix(".c"))]
+        ext.sources = [cythonize_one(ext, self.force)]
         self.build_extension(ext)
 
 
-setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
+def cythonize_one(ext, force=False):
+    """Cython for one extension (a no-op for an up-to-date one); the path of its C file.
+
+    Also what ``.ci/windows.py`` runs before it cross-compiles the C for Windows.
+    """
+    source = ext.sources[0]     # _cyutility.c: Cython writes the shared utility module
+    options = {
+        "include_path": [str(ENGINE), str(PXD)],
+        "compiler_directives": DIRECTIVES,
+        "shared_utility_qualified_name": SHARED,
+        "quiet": True,
+    }
+    if force or os.environ.get("CYTHON_FORCE_REGEN") == "1":
+        options["force"] = True
+    command = [sys.executable, "-c", _CYTHON_JOB, json.dumps([ext.name, source, options])]
+    if subprocess.run(command).returncode != 0:
+        raise RuntimeError(f"Cython failed on {source}")
+    return str(Path(source).with_suffix(".c"))
+
+
+if __name__ == "__main__":   # as pip's build backend and `python setup.py` run it
+    setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

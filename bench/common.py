@@ -400,15 +400,16 @@ class Uno:
 # ---------------------------------------------------------------------------------
 
 # A separate process that runs simulate(workers=1) on each request read from stdin
-# ("game players games seed") and answers with the actions it played.
+# ("game players games seed keep") and answers with the actions it played.
 _SIMULATE_SERVER = """\
 import sys
 import boardcore
 for line in sys.stdin:
-    game, players, games, seed = line.split()
+    game, players, games, seed, keep = line.split()
     config = boardcore.make(game, players=int(players))
-    result = boardcore.simulate(config, int(games), seed=int(seed), workers=1)
-    print(int(result.lengths.sum()), flush=True)
+    result = boardcore.simulate(config, int(games), seed=int(seed), workers=1, keep=keep)
+    print(int(result.lengths.sum) if keep == "summary" else int(result.lengths.sum()),
+          flush=True)
 """
 
 
@@ -420,16 +421,25 @@ class ProcessPair:
     both have answered.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, own_sessions: bool = False) -> None:
+        # own_sessions: each process in a session of its own, as each node of a Ray
+        # cluster started with `ray start` is. Linux's autogroup scheduling shares the
+        # CPUs between sessions first, so on a busy machine processes compared with those
+        # nodes must be placed alike.
         self.procs = [subprocess.Popen([sys.executable, "-c", _SIMULATE_SERVER],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       text=True) for _ in range(2)]
+                                       text=True, start_new_session=own_sessions)
+                      for _ in range(2)]
 
-    def simulate(self, case: Case, games_each: int) -> int:
-        """Both processes play ``games_each`` games at the same time; all their actions."""
+    def simulate(self, game: str, players: int, games_each: int, keep: str = "rows") -> int:
+        """Both processes play ``games_each`` games at the same time; all their actions.
+
+        The first plays games ``0..games_each-1`` of batch ``SIM_SEED``, the second those
+        of batch ``SIM_SEED + 1``; ``keep`` as ``simulate``'s.
+        """
         for i, proc in enumerate(self.procs):
             assert proc.stdin is not None
-            proc.stdin.write(f"{case.game} {case.players} {games_each} {SIM_SEED + i}\n")
+            proc.stdin.write(f"{game} {players} {games_each} {SIM_SEED + i} {keep}\n")
             proc.stdin.flush()
         total = 0
         for proc in self.procs:
@@ -637,7 +647,8 @@ class GameBenchmarks:
         # processes each running simulate(workers=1) on half of them at the same time.
         case = self.case
         threads = side(lambda: simulate_actions(case.config, 2, case.sim_games))
-        processes = side(lambda: process_pair.simulate(case, case.sim_games // 2))
+        processes = side(lambda: process_pair.simulate(case.game, case.players,
+                                                       case.sim_games // 2))
         m = alternate({"workers=2": threads[0], "two processes": processes[0]}, rounds=7)
         if m is not None:
             figures.record_ratio(THREADS_VS_PROCESSES, (threads[1] / m["workers=2"])

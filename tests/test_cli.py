@@ -190,7 +190,7 @@ HOSTILE = [
     ["simulate", "just4fun", "--players", "2", "--output", "/nonexistent/dir/x.json"],
     ["simulate", "just4fun", "--players", "2", "--output", "."],
     ["simulate", "just4fun", "--players", "2", "--plot", "/nonexistent/dir/x.png"],
-    ["simulate", "just4fun", "--players", "2", "--games", "1e12"],
+    ["simulate", "just4fun", "--players", "2", "--games", "1e12", "--csv"],
     ["simulate", "just4fun", "--players", "2", "--frobnicate"],
     ["simulate", "just4fun", "--play", "2"],
     ["rules", "chess"],
@@ -207,12 +207,36 @@ def test_no_traceback_for_any_input(args: list[str], capsys: pytest.CaptureFixtu
     assert_one_line_error(err)
 
 
-def test_more_games_than_memory_is_refused_before_playing(
+def test_more_rows_than_memory_are_refused_before_playing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "simulate", lambda *a, **k: pytest.fail("played"))
-    code, _, err = run(["simulate", "just4fun", "--players", "4", "--games", "1e12"], capsys)
-    assert code == EXIT_USAGE and "not enough memory" in err and "GB" in err
+    # --csv keeps a row per game: refused, naming the limit, before any game is played.
+    module = sys.modules["boardcore.simulate"]
+    monkeypatch.setattr(module, "_run_parts", lambda *a: pytest.fail("played"))
+    monkeypatch.setattr(module, "_physical_memory", lambda: 2**30)
+    code, _, err = run(["simulate", "just4fun", "--players", "4", "--games", "1e9", "--csv"],
+                       capsys)
+    assert code == EXIT_USAGE and "1,000,000,000 games needs about" in err, err
+    assert f"at most {2**30 // 64:,} games keep their rows here" in err
+    assert "keep='summary'" in err
     assert_one_line_error(err)
+
+
+def test_the_summary_needs_no_rows(capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without --csv the command keeps only the counts: no row limit applies.
+    module = sys.modules["boardcore.simulate"]
+    seen: list[object] = []
+    real = cli.simulate
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs["keep"])
+        return real(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(module, "_physical_memory", lambda: 1)   # not even one row fits
+    monkeypatch.setattr(cli, "simulate", spy)
+    code, out, _ = run(["simulate", "just4fun", "--players", "2", "--games", "5000",
+                        "--seed", "1"], capsys)
+    assert code == EXIT_OK and seen == ["summary"] and "just4fun: 5,000 games" in out
 
 
 @pytest.mark.parametrize(("exc", "code", "message"), [
@@ -246,8 +270,18 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == EXIT_OK and err == ""
     doc = json.loads(out)
     result = _summary(["fool", "5", "600", "4"])
-    assert doc["format"] == "boardcore-simulation" and doc["version"] == 1
+    assert doc["format"] == "boardcore-simulation" and doc["version"] == 2
     assert (doc["game"], doc["players"], doc["games"], doc["seed"]) == ("fool", 5, 600, 4)
+    assert doc["partial"] is False and doc["requested"] == 600
+    # The histograms are exact: every row's value counted once.
+    hist = doc["histograms"]
+    assert sorted(hist) == sorted(["length", "end", "rounds",
+                                   *(f"score_{p}" for p in range(5))])
+    for name, column in [("length", result.lengths), ("rounds", result.stats["rounds"]),
+                         ("end", result.stats["end"]),
+                         *((f"score_{p}", result.scores[:, p]) for p in range(5))]:
+        values, counts = np.unique(column, return_counts=True)
+        assert hist[name] == {"values": values.tolist(), "counts": counts.tolist()}, name
     assert [s["wins"] for s in doc["seats"]] == result.winners.sum(axis=0).tolist()
     assert doc["won_alone"] + doc["shared_games"] + doc["no_winner"] == 600
     assert sum(e["games"] for e in doc["ends"]) == 600

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 import shutil
 import signal
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import boardcore
@@ -90,6 +92,66 @@ def test_files_and_pipes_get_no_carriage_return(extra: list[str], tmp_path: Path
     assert b"\r" not in piped.stdout and piped.stderr == b""
 
 
+# The command as Windows runs it: stdout and stderr in text mode, where each "\n" written
+# becomes "\r\n" (io.TextIOWrapper's newline=None on Windows), on any platform.
+WINDOWS_TEXT_MODE = (
+    "import io, sys\n"
+    "for name in ('stdout', 'stderr'):\n"
+    "    setattr(sys, name, io.TextIOWrapper(getattr(sys, name).buffer, newline='\\r\\n'))\n"
+    "from boardcore.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.parametrize("args", [["simulate", "fool", "--players", "4", "--games", "300",
+                                   "--seed", "1", *extra] for extra in ([], ["--csv"])]
+                         + [["rules", "fool"], ["simulate", "fool", "--players", "9"]],
+                         ids=["text", "csv", "rules", "error"])
+def test_windows_text_mode_writes_plain_newlines(args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", WINDOWS_TEXT_MODE, *args], capture_output=True)
+    assert done.stdout.count(b"\n") + done.stderr.count(b"\n") > 0
+    assert b"\r" not in done.stdout and b"\r" not in done.stderr
+
+
+def test_this_machines_memory_is_known() -> None:
+    # The check that refuses rows larger than memory needs it: on Windows too.
+    have = sys.modules["boardcore.simulate"]._physical_memory()
+    assert have is not None and have >= 2**26, have
+
+
+def test_rows_larger_than_memory_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from boardcore import cli
+
+    module = sys.modules["boardcore.simulate"]
+    played: list[int] = []
+
+    def play(*args: object) -> None:
+        played.append(1)
+        raise KeyboardInterrupt     # stands for playing them: nothing is played here
+
+    monkeypatch.setattr(module, "_run_parts", play)
+    monkeypatch.setattr(module, "_physical_memory", lambda: 10**9)    # a 1 GB machine
+    command = ["simulate", "just4fun", "--players", "4", "--games", "1e8", "--csv"]  # 6.4 GB
+    assert cli.main(command) == cli.EXIT_USAGE and played == []
+    err = capsys.readouterr().err
+    assert "needs about 6.4 GB of memory, more than this machine's 1.0 GB" in err, err
+    monkeypatch.setattr(module, "_physical_memory", lambda: None)     # unknown: not refused
+    monkeypatch.setattr(module, "_rows", lambda game, n: (np.zeros((1, 4), np.int64),) * 4)
+    assert cli.main(command) == cli.EXIT_INTERRUPTED and played == [1]
+    # Without --csv only the counts are kept: no row limit at all.
+    monkeypatch.setattr(module, "_physical_memory", lambda: 10**9)
+    assert cli.main(command[:-1]) == cli.EXIT_INTERRUPTED and played == [1, 1]
+
+
+def test_a_trillion_rows_are_refused_by_the_process() -> None:
+    done = subprocess.run([*SIMULATE, "--games", "1e12", "--csv"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "of memory, more than this machine's" in done.stderr
+    assert "keep='summary' gives the exact summary in constant memory" in done.stderr
+
+
 def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:
     seen = b""
     end = time.monotonic() + seconds
@@ -117,8 +179,13 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     try:
+        # The bar shows games done (not the first frame's 0): some chunks are counted.
         drawn = _read_until(master, b" games ", 60)
-        assert drawn.startswith(b"\r[") and b"/10000000 games" in drawn, drawn
+        while not re.search(rb"\] [1-9][0-9]*/10000000 games", drawn):
+            more = _read_until(master, b" games ", 60)
+            assert more, drawn
+            drawn += more
+        assert drawn.startswith(b"\r["), drawn
         proc.send_signal(signal.SIGINT)
         start = time.monotonic()
         # The terminal is read before waiting for the exit: a terminal nobody reads
@@ -129,7 +196,8 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
     finally:
         _end(proc)
         os.close(master)
-    assert proc.returncode == 130 and out == b""
+    assert proc.returncode == 130
+    _assert_partial(out)
     assert stopped < 20  # the queued chunks were dropped, not played
     # What the terminal shows last is the message alone on its line: the bar's line is
     # returned to (\r) and cleared (ESC [K) first, in case the bar was cut short.
@@ -137,6 +205,17 @@ def test_the_bar_is_drawn_on_a_terminal_and_ctrl_c_ends_in_one_line(workers: str
     assert lines[-1] == b"" and lines[-2].endswith(b"\r\x1b[Kboardcore: interrupted")
     assert lines[-2].split(b"\r")[-1] == b"\x1b[Kboardcore: interrupted", lines[-3:]
     assert b"Traceback" not in drawn + rest and b"KeyboardInterrupt" not in drawn + rest
+
+
+def _assert_partial(out: bytes) -> None:
+    """Ctrl-C printed the summary of the games finished, marked partial, on stdout."""
+    head = re.match(rb"just4fun: PARTIAL, interrupted after ([0-9,]+) of 10,000,000 games, "
+                    rb"4 players, seed 1\n", out)
+    assert head, out[:200]
+    done = int(head.group(1).replace(b",", b""))
+    assert 0 < done < 10_000_000 and done % 4096 == 0          # whole chunks
+    assert re.search(rf"\n  total +{done:,} +100\.00%\n".encode(), out), out
+    assert b"what the words mean" in out
 
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
@@ -178,7 +257,8 @@ def test_ctrl_c_off_a_terminal_is_one_line_too(tmp_path: Path) -> None:
             out, _ = proc.communicate(timeout=60)
         finally:
             _end(proc)
-    assert proc.returncode == 130 and out == b""
+    assert proc.returncode == 130
+    _assert_partial(out)
     assert err.read_bytes() == b"boardcore: interrupted\n"
 
 

@@ -25,15 +25,20 @@ def _modules() -> list[str]:
 
 
 MODULES = _modules()
-#: What an optional extra's modules and pages import: without it they are skipped.
-EXTRAS = {"boardcore.openspiel": "pyspiel", "docs/openspiel.md": "pyspiel"}
+#: What an optional extra's modules and pages import: without it they are skipped.  The
+#: wheels' tests install no extra ([tool.cibuildwheel] test-requires; make test-wheel-step
+#: runs them so in CI): a page or module missing here fails there.
+EXTRAS = {"boardcore.openspiel": ("pyspiel",), "docs/openspiel.md": ("pyspiel",),
+          "boardcore.envs.aec": ("gymnasium", "pettingzoo"),
+          "boardcore.envs.single": ("gymnasium",), "docs/rl.md": ("gymnasium", "pettingzoo")}
 
 
 def _needs_extra(name: str) -> None:
     """Skip ``name`` (a module or a page) when the extra it imports is not installed."""
-    for prefix, module in EXTRAS.items():
+    for prefix, modules in EXTRAS.items():
         if name == prefix or name.startswith(prefix + "."):
-            pytest.importorskip(module, reason=f"{name} needs {module}")
+            for module in modules:
+                pytest.importorskip(module, reason=f"{name} needs {module}")
 #: Modules that need no example: private helpers, the rules pages' loader, and each
 #: game's moves, picture and set-up modules (shown through state.explain(), state.svg()
 #: and state_from_dict()).

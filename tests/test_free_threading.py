@@ -20,7 +20,8 @@ import boardcore
 from boardcore._engine import _search
 from boardcore.errors import IllegalActionError
 
-MODULES = ["_state", "_search", "_vector", "_random", "_cyutility", *boardcore.GAMES]
+MODULES = ["_state", "_search", "_summary", "_vector", "_random", "_cyutility",
+           *boardcore.GAMES]
 
 
 @pytest.mark.skipif(not sysconfig.get_config_var("Py_GIL_DISABLED"),

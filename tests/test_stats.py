@@ -7,11 +7,11 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardcore
-from boardcore.stats import Z95, shares, spread, summarize, wilson
+from boardcore.stats import Z95, Histogram, shares, spread, summarize, wilson
 from tests.conftest import player_counts
 
 
@@ -66,6 +66,42 @@ def test_spread() -> None:
     s = spread(np.arange(1, 101, dtype=np.int64))
     assert (s.mean, s.min, s.median, s.max) == (50.5, 1, 50.5, 100)
     assert (s.p10, s.p90) == pytest.approx((10.9, 90.1))
+    assert s.std == pytest.approx(np.arange(1, 101).std())
+    with pytest.raises(ValueError, match="at least one value"):
+        spread(np.zeros(0, dtype=np.int64))
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=200))
+def test_a_histogram_gives_numpys_figures_exactly(values: list[int]) -> None:
+    column = np.array(values, dtype=np.int64)
+    h = Histogram.of(column)
+    assert h.total == len(values) and (h.min, h.max) == (min(values), max(values))
+    assert h.sum == sum(values) and h.sum_squares == sum(v * v for v in values)
+    assert h.counts[0] > 0 and h.counts[-1] > 0
+    assert [h.value_at(r) for r in range(len(values))] == sorted(values)
+    for q in (0, 10, 50, 90, 100, 33.3):
+        # numpy's default method on the same column; ours is the exact value, rounded once
+        assert h.percentile(q) == pytest.approx(np.percentile(column, q), rel=1e-12, abs=1e-9)
+    s = spread(h)
+    assert s == spread(column) and s.mean == pytest.approx(column.mean())
+    assert Histogram.from_dict(h.to_dict()) == h
+    assert s.std == pytest.approx(column.std(), rel=1e-9, abs=1e-9)
+
+
+def test_histograms_refuse_nonsense() -> None:
+    h = Histogram.of(np.array([2, 2, 5]))
+    for bad in (-1, 3):
+        with pytest.raises(ValueError, match=r"rank must be in 0\.\.2"):
+            h.value_at(bad)
+    with pytest.raises(ValueError, match=r"q must be in 0\.\.100"):
+        h.percentile(101)
+    for doc in ({"values": [2, 1], "counts": [1, 1]}, {"values": [1], "counts": [0]},
+                {"values": [1, 1], "counts": [1, 1]}, {"values": [1], "counts": []}):
+        with pytest.raises(ValueError, match="must ascend"):
+            Histogram.from_dict(doc)
+    assert Histogram.of(np.zeros(0, dtype=np.int64)).total == 0
+    assert h != Histogram.of(np.array([2, 5])) and h != "h"
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)

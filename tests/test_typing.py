@@ -159,6 +159,7 @@ def test_mistakes_are_reported(tmp_path: Path) -> None:
 def test_stubs_match_the_compiled_modules(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     modules = ["boardcore._engine._random", "boardcore._engine._state",
+               "boardcore._engine._summary",
                *(f"boardcore._engine.{name}" for name in boardcore.GAMES)]
     done = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", *modules],

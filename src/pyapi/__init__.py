@@ -30,7 +30,7 @@ from boardcore.protocol import Game, State
 from boardcore.ratings import Ratings, ratings
 from boardcore.records import Record, record, replay
 from boardcore.rummikub_junior import RummikubJunior
-from boardcore.simulate import SimulationResult, simulate
+from boardcore.simulate import SimulationResult, SimulationSummary, simulate
 from boardcore.three_or_more import ThreeOrMore
 from boardcore.values import Outcome, quote
 from boardcore.vector import VectorEnv
@@ -52,6 +52,7 @@ __all__ = [
     "Ratings",
     "Record",
     "SimulationResult",
+    "SimulationSummary",
     "State",
     "VectorEnv",
     "__version__",

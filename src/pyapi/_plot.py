@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from boardcore.simulate import SimulationResult
-from boardcore.stats import Summary, summarize
+from boardcore.simulate import SimulationResult, SimulationSummary
+from boardcore.stats import Histogram, Summary, summarize
 from boardcore.values import quote
 
 if TYPE_CHECKING:
@@ -52,15 +52,27 @@ def check_target(path: str) -> None:
         )
 
 
-def _bins(values: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-    """Bins of whole width centred on integers: no aliasing stripes in integer data."""
-    lo, hi = int(values.min()), int(values.max())
+def _bins(lo: int, hi: int) -> tuple[int, npt.NDArray[np.float64]]:
+    """Bins of whole width centred on integers: no aliasing stripes in integer data.
+
+    Returns the width and the edges of about 60 bins from ``lo`` to ``hi``.
+    """
     width = max(1, -(-(hi - lo + 1) // 60))
-    return np.arange(lo, hi + width + 1, width, dtype=np.float64) - 0.5
+    return width, np.arange(lo, hi + width + 1, width, dtype=np.float64) - 0.5
 
 
-def figure(result: SimulationResult, summary: Summary | None = None) -> Figure:
-    """Return the figure: win rate by seat (95 % intervals), scores per seat, lengths."""
+def _counts(h: Histogram, lo: int, width: int, bins: int) -> npt.NDArray[np.float64]:
+    """``h``'s counts gathered into ``bins`` bins of ``width`` values from ``lo``."""
+    where = (np.arange(h.low, h.max + 1) - lo) // width
+    return np.bincount(where, weights=h.counts, minlength=bins)[:bins].astype(np.float64)
+
+
+def figure(result: SimulationResult | SimulationSummary,
+           summary: Summary | None = None) -> Figure:
+    """Return the figure: win rate by seat (95 % intervals), scores per seat, lengths.
+
+    Drawn from the exact histograms, so rows and a streaming summary draw the same.
+    """
     from matplotlib.ticker import MaxNLocator
 
     s = summary or summarize(result)
@@ -78,24 +90,29 @@ def figure(result: SimulationResult, summary: Summary | None = None) -> Figure:
             xticks=seats)
     win.set_ylim(0, 100 * max(seat.ci_high for seat in s.seats) * 1.25)
     win.legend(loc="upper right")
-    bins = _bins(result.scores)
-    for p in range(s.players):
-        score.hist(result.scores[:, p], bins=bins, histtype="step", linewidth=1.4,
-                   label=f"seat {p}")
+    scores = [s.histograms[f"score_{p}"] for p in range(s.players)]
+    lo, hi = min(h.min for h in scores), max(h.max for h in scores)
+    width, edges = _bins(lo, hi)
+    for p, h in enumerate(scores):
+        score.stairs(_counts(h, lo, width, len(edges) - 1), edges, linewidth=1.4,
+                     label=f"seat {p}")
     score.set(title="final scores per seat", xlabel="score", ylabel="games")
     score.legend()
-    length.hist(result.lengths, bins=_bins(result.lengths), color="#55a868")
+    lengths = s.histograms["length"]
+    width, edges = _bins(lengths.min, lengths.max)
+    length.stairs(_counts(lengths, lengths.min, width, len(edges) - 1), edges, fill=True,
+                  color="#55a868")
     length.set(title="game length", xlabel="actions per game", ylabel="games")
-    for axes, values in ((score, result.scores), (length, result.lengths)):
+    for axes, (least, most) in ((score, (lo, hi)), (length, (lengths.min, lengths.max))):
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-        lo, hi = int(values.min()), int(values.max())
-        if hi - lo < 6:  # (nearly) constant, as 3 Or More's 47 actions: room around it
-            axes.set_xlim(lo - 3, hi + 3)
+        if most - least < 6:  # (nearly) constant, as 3 Or More's 47 actions: room around it
+            axes.set_xlim(least - 3, most + 3)
     fig.suptitle(f"{s.game}: {s.games:,} games, {s.players} players, seed {s.seed}")
     return fig
 
 
-def save(result: SimulationResult, path: str, summary: Summary | None = None) -> None:
+def save(result: SimulationResult | SimulationSummary, path: str,
+         summary: Summary | None = None) -> None:
     """Draw the figure of ``result`` into the image file ``path`` (format from its suffix)."""
     figure(result, summary).savefig(path, dpi=100)
 

@@ -3,7 +3,15 @@
 A batch is split into tasks over consecutive game indices.  Game ``g`` is seeded by
 ``derive_seed(seed, ..., g)`` whoever plays it, so every task fills exactly the rows the
 local run would, and the result is the same array, number for number, whatever the
-cluster, the number of tasks or the order they finish in.
+cluster, the number of tasks or the order they finish in.  With ``keep="summary"`` a task
+returns the exact counts of its games (a compiled ``Tally`` of a few KiB), not their
+rows, and the driver adds them up: exact addition, so the same counts again.
+
+Tasks are spread over the nodes (Ray's ``SPREAD`` strategy: every task is CPU-bound and
+as long as the next, so each node should get its share from the start rather than the
+driver's node first).  The driver keeps only a window of tasks in flight
+(``TASKS_PER_CPU`` per CPU) and submits the next part as one finishes, so neither its
+memory nor Ray's grows with the number of games.
 
 Ray is an optional extra (``pip install 'boardcore[ray]'``), imported only here and only
 when a caller asks for ``backend="ray"``.  ``connect`` joins the cluster at ``address``
@@ -14,8 +22,10 @@ same boardcore installed: a task refuses to run on another version.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -25,11 +35,12 @@ import numpy.typing as npt
 from boardcore.errors import ConfigurationError
 
 if TYPE_CHECKING:
+    from boardcore._engine._summary import Tally
     from boardcore._registry import AnyGame
     from boardcore.protocol import Game
 
-__all__ = ["BACKENDS", "RAY_MISSING", "arena_parts", "check_backend", "connect",
-           "simulate_parts", "split"]
+__all__ = ["BACKENDS", "RAY_MISSING", "arena_parts", "check_backend", "connect", "parts",
+           "simulate_parts", "split", "summary_parts"]
 
 #: Where ``simulate`` and ``arena`` play: threads here, or tasks on a Ray cluster.
 BACKENDS = ("threads", "ray")
@@ -41,6 +52,10 @@ RAY_MISSING = "backend='ray' needs Ray: pip install 'boardcore[ray]'"
 TASKS_PER_CPU = 4
 #: Games of ``simulate`` per task at the least (one compiled chunk).
 MIN_SIMULATE_GAMES = 4096
+#: Games of ``simulate`` per task at the most: a task then runs for about two seconds
+#: (two-player Just4Fun) to six (Fool) on one core, so progress, Ctrl-C and a lost node
+#: cost little, while Ray's few milliseconds per task stay far below 1 %.
+MAX_SIMULATE_GAMES = 1 << 19
 
 
 def check_backend(backend: object, address: object) -> str:
@@ -78,37 +93,91 @@ def connect(address: str | None = None) -> Any:
     return ray
 
 
-def split(total: int, cpus: int, least: int) -> list[tuple[int, int]]:
-    """Cut ``range(total)`` into consecutive ``(start, stop)`` parts for ``cpus`` CPUs.
+def parts(total: int, cpus: int, least: int,
+          most: int | None = None) -> Iterator[tuple[int, int]]:
+    """Cut ``range(total)`` into consecutive ``(start, stop)`` parts for ``cpus`` CPUs, lazily.
 
-    About ``TASKS_PER_CPU`` parts per CPU, each of at least ``least`` items (the
+    About ``TASKS_PER_CPU`` parts per CPU, each of ``least`` to ``most`` items (the
     results never depend on the cut, only the speed does).
+
+    >>> list(parts(10, 1, 4))
+    [(0, 4), (4, 8), (8, 10)]
+    >>> list(parts(3, 8, 1)), list(parts(10, 1, 1, most=4))
+    ([(0, 1), (1, 2), (2, 3)], [(0, 3), (3, 6), (6, 9), (9, 10)])
+    """
+    size = max(least, math.ceil(total / max(1, TASKS_PER_CPU * cpus)))
+    if most is not None:
+        size = max(1, min(size, most))
+    return ((a, min(a + size, total)) for a in range(0, total, size))
+
+
+def split(total: int, cpus: int, least: int) -> list[tuple[int, int]]:
+    """``parts`` as a list.
 
     >>> split(10, 1, 4)
     [(0, 4), (4, 8), (8, 10)]
-    >>> split(3, 8, 1)
-    [(0, 1), (1, 2), (2, 3)]
     """
-    size = max(least, math.ceil(total / max(1, TASKS_PER_CPU * cpus)))
-    return [(a, min(a + size, total)) for a in range(0, total, size)]
+    return list(parts(total, cpus, least))
 
 
-def _cpus(ray: Any) -> int:
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+#: Tasks per node id in this process's latest Ray batch: which nodes played (a diagnostic;
+#: the tests check with it that every node of a cluster took part).
+tasks_by_node: Counter[str] = Counter()
 
 
-def _collect(ray: Any, refs: dict[Any, tuple[int, int]]) -> Iterator[tuple[int, int, Any]]:
-    """Yield ``(start, stop, result)`` as the tasks finish; cancel the rest on early exit."""
-    pending = list(refs)
+def _on_node(body: Callable[..., Any], *args: Any) -> tuple[Any, str]:
+    """A task: ``body(*args)`` and the id of the node that ran it."""
+    import ray  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+    return body(*args), ray.get_runtime_context().get_node_id()
+
+
+def _slots(ray: Any, workers: int) -> int:
+    """How many tasks of ``workers`` CPUs the cluster runs at once.
+
+    A task size that no node can hold is refused: Ray would wait for such a node forever.
+    """
+    cpus = [int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node.get("Alive")]
+    if workers > max(cpus, default=0):
+        raise ConfigurationError(
+            f"workers={workers} asks {workers} CPUs for each task, but the largest node of "
+            f"the Ray cluster has {max(cpus, default=0)}: use workers=1 (the default)")
+    return max(1, sum(c // workers for c in cpus))
+
+
+def _collect(ray: Any, submit: Callable[[int, int], Any], todo: Iterator[tuple[int, int]],
+             window: int) -> Iterator[tuple[int, int, Any]]:
+    """Yield ``(start, stop, result)`` as the tasks finish, ``window`` of them in flight.
+
+    The next part is submitted as one finishes; the rest are cancelled on early exit.
+    """
+    pending: dict[Any, tuple[int, int]] = {}
+    tasks_by_node.clear()
     try:
+        for a, z in itertools.islice(todo, window):
+            pending[submit(a, z)] = (a, z)
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                start, stop = refs[ref]
-                yield start, stop, ray.get(ref)
+                start, stop = pending.pop(ref)
+                for a, z in itertools.islice(todo, 1):
+                    pending[submit(a, z)] = (a, z)
+                result, node = ray.get(ref)
+                tasks_by_node[node] += 1
+                yield start, stop, result
     finally:
         for ref in pending:  # Ctrl-C, a failed task or a failing callback
             ray.cancel(ref)
+
+
+def _each(run: Callable[[int], None], items: range, workers: int) -> None:
+    """``run(item)`` for every item, on ``workers`` threads (a task's own)."""
+    if workers == 1:
+        for item in items:
+            run(item)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(run, items))
 
 
 def _check_version(version: str) -> None:
@@ -142,27 +211,54 @@ def simulate_part(game: Game[Any], seed: int, start: int, stop: int, workers: in
         engine.simulate_chunk(seed, a, min(a + _CHUNK, stop), scores, winners, lengths, stats,
                               start)
 
-    chunks = range(start, stop, _CHUNK)
-    if workers == 1:
-        for a in chunks:
-            run(a)
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(run, chunks))
+    _each(run, range(start, stop, _CHUNK), workers)
     return scores, winners, lengths, stats
 
 
 def simulate_parts(game: Game[Any], games: int, seed: int, workers: int,
                    address: str | None) -> Iterator[tuple[int, int, tuple[npt.NDArray[Any], ...]]]:
     """Run ``simulate``'s batch as Ray tasks; yield each part's rows as it finishes."""
+    return _simulate_tasks(simulate_part, game, games, seed, workers, address)
+
+
+def summary_part(game: Game[Any], seed: int, start: int, stop: int, workers: int,
+                 version: str) -> Tally:
+    """Count games ``start..stop-1`` of ``simulate``'s batch ``seed`` (a Ray task's body).
+
+    Returns their exact counts, a ``Tally`` (a few KiB, whatever the number of games).
+    """
+    from boardcore._engine._summary import Tally
+    from boardcore.simulate import _CHUNK
+
+    _check_version(version)
+    tally = Tally(game.num_players, len(game.stat_names))
+    engine = game._engine
+
+    def run(a: int) -> None:
+        tally.play(engine, seed, a, min(a + _CHUNK, stop))   # adds up, safely, from any thread
+
+    _each(run, range(start, stop, _CHUNK), workers)
+    return tally
+
+
+def summary_parts(game: Game[Any], games: int, seed: int, workers: int,
+                  address: str | None) -> Iterator[tuple[int, int, Tally]]:
+    """Run ``simulate``'s batch as Ray tasks that count; yield each part's ``Tally``."""
+    return _simulate_tasks(summary_part, game, games, seed, workers, address)
+
+
+def _simulate_tasks(body: Callable[..., Any], game: Game[Any], games: int, seed: int,
+                    workers: int, address: str | None) -> Iterator[tuple[int, int, Any]]:
     import boardcore
 
     ray = connect(address)
-    task = ray.remote(num_cpus=workers)(simulate_part)
-    parts = split(games, max(1, _cpus(ray) // workers), MIN_SIMULATE_GAMES)
-    refs = {task.remote(game, seed, a, b, workers, boardcore.__version__): (a, b)
-            for a, b in parts}
-    yield from _collect(ray, refs)
+    task = ray.remote(num_cpus=workers, scheduling_strategy="SPREAD")(_on_node)
+    slots = _slots(ray, workers)
+    shared = ray.put(game)
+    version = boardcore.__version__
+    return _collect(ray, lambda a, z: task.remote(body, shared, seed, a, z, workers, version),
+                    parts(games, slots, MIN_SIMULATE_GAMES, MAX_SIMULATE_GAMES),
+                    TASKS_PER_CPU * slots)
 
 
 # -- arena ------------------------------------------------------------------------------
@@ -190,12 +286,7 @@ def arena_part(game: AnyGame, agents: Sequence[str], seed: int, start: int, stop
         scores[i], winners[i], lengths[i], decisions[i], thinking[i] = play_game(
             game, agents, seed, g)
 
-    if workers == 1:
-        for g in range(start, stop):
-            run(g)
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(run, range(start, stop)))
+    _each(run, range(start, stop), workers)
     return scores, winners, lengths, decisions, thinking
 
 
@@ -205,8 +296,10 @@ def arena_parts(game: AnyGame, agents: Sequence[str], games: int, seed: int, wor
     import boardcore
 
     ray = connect(address)
-    task = ray.remote(num_cpus=workers)(arena_part)
-    parts = split(games, max(1, _cpus(ray) // workers), 1)
-    refs = {task.remote(game, tuple(agents), seed, a, b, workers, boardcore.__version__): (a, b)
-            for a, b in parts}
-    yield from _collect(ray, refs)
+    task = ray.remote(num_cpus=workers, scheduling_strategy="SPREAD")(_on_node)
+    slots = _slots(ray, workers)
+    shared, names = ray.put(game), tuple(agents)
+    version = boardcore.__version__
+    return _collect(ray, lambda a, z: task.remote(arena_part, shared, names, seed, a, z,
+                                                  workers, version),
+                    parts(games, slots, 1), TASKS_PER_CPU * slots)

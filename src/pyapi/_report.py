@@ -19,13 +19,15 @@ import textwrap
 from typing import TextIO
 
 from boardcore._words import SHARED, WIN_RATE
-from boardcore.simulate import SimulationResult
+from boardcore.simulate import SimulationResult, SimulationSummary
 from boardcore.stats import Spread, Summary, shares, summarize
 
-__all__ = ["FORMAT", "csv_header", "json_document", "text", "write_csv"]
+__all__ = ["FORMAT", "VERSION", "csv_header", "json_document", "text", "write_csv"]
 
-#: The ``format`` field of the JSON summary; ``version`` changes with its layout.
+#: The ``format`` field of the JSON summary; ``VERSION`` changes with its layout (2: the
+#: histograms, ``partial``, ``requested`` and each spread's ``std`` were added).
 FORMAT = "boardcore-simulation"
+VERSION = 2
 _CSV_BLOCK = 65_536
 
 
@@ -46,16 +48,19 @@ def _counted(title: str, rows: list[tuple[str, int]], total: int) -> list[str]:
     return lines
 
 
-def text(result: SimulationResult, summary: Summary | None = None) -> str:
+def text(result: SimulationResult | SimulationSummary, summary: Summary | None = None) -> str:
     """Return the readable summary that ``boardcore simulate`` prints.
 
     Args:
-        result: what ``boardcore.simulate`` returned.
+        result: what ``boardcore.simulate`` returned, rows or summary.
         summary: its ``summarize(result)``, if already made.
     """
     s = summary or summarize(result)
     n = s.games
     head = f"{s.game}: {n:,} games, {s.players} players, seed {s.seed}"
+    if s.partial:
+        head = (f"{s.game}: PARTIAL, interrupted after {n:,} of {s.requested:,} games, "
+                f"{s.players} players, seed {s.seed}")
     game = result.game
     changed = {k: v for k, v in game.options.items() if game.option_defaults.get(k) != v}
     if changed:
@@ -79,7 +84,7 @@ def text(result: SimulationResult, summary: Summary | None = None) -> str:
     for name, spread in s.stats.items():
         lines.append(f"{name}: {_spread(spread)}")
     lines.append(f"length (actions): {_spread(s.lengths, 1)}")
-    actions = int(result.lengths.sum())
+    actions = s.histograms["length"].sum
     secs = max(s.seconds, 1e-9)
     lines.append(
         f"throughput: {n / secs:,.0f} games/s, {actions / secs:,.0f} actions/s "
@@ -101,19 +106,22 @@ def text(result: SimulationResult, summary: Summary | None = None) -> str:
     return "\n".join(lines)
 
 
-def json_document(result: SimulationResult, summary: Summary | None = None) -> str:
+def json_document(result: SimulationResult | SimulationSummary,
+                  summary: Summary | None = None) -> str:
     """Return the summary as a JSON document (what ``--json`` writes), ending in a newline.
 
     >>> import boardcore, json
     >>> result = boardcore.simulate(boardcore.make("just4fun", players=2), 10, seed=1)
     >>> doc = json.loads(json_document(result))
-    >>> doc["format"], doc["version"], doc["games"], len(doc["seats"])
-    ('boardcore-simulation', 1, 10, 2)
+    >>> doc["format"], doc["version"], doc["games"], len(doc["seats"]), doc["partial"]
+    ('boardcore-simulation', 2, 10, 2, False)
+    >>> doc["histograms"]["length"]
+    {'values': [24, 30, 40], 'counts': [1, 1, 8]}
     """
     from boardcore import __version__
 
     s = summary or summarize(result)
-    doc: dict[str, object] = {"format": FORMAT, "version": 1, "boardcore": __version__}
+    doc: dict[str, object] = {"format": FORMAT, "version": VERSION, "boardcore": __version__}
     doc.update(s.to_dict())
     doc["notes"] = {"shared": SHARED, "win_rate": WIN_RATE}
     return json.dumps(doc, indent=2) + "\n"

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -36,7 +37,7 @@ from boardcore import GAMES, __version__, make, rules
 from boardcore._ray import BACKENDS
 from boardcore._registry import GAME_CLASSES
 from boardcore.errors import BoardcoreError
-from boardcore.simulate import SimulationResult, simulate
+from boardcore.simulate import SimulationInterrupted, SimulationResult, SimulationSummary, simulate
 from boardcore.values import quote
 
 __all__ = [
@@ -55,7 +56,8 @@ EXIT_BUG = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
-#: The most games one ``boardcore simulate`` plays (about 50 TB of results).
+#: The most games one ``boardcore simulate`` plays (the summary needs constant memory for
+#: any count; this is about a core-century of games).
 MAX_GAMES = 10**12
 MAX_WORKERS = 1024
 _MESSAGE_LIMIT = 300
@@ -204,7 +206,8 @@ def _parser() -> _Parser:
     sim.add_argument(
         "--games", type=_argument(parse_count, "games"), default=10_000, metavar="G",
         help="games to play, 1..1e12 (default 10,000); "
-             "100000, 100_000 and 1e5 are the same",
+             "100000, 100_000 and 1e5 are the same; without --csv any count runs in "
+             "constant memory",
     )
     sim.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
                      help="batch seed, 0..2**64-1 (default: drawn at random and printed); "
@@ -257,6 +260,9 @@ def _parser() -> _Parser:
     are.add_argument("--workers", type=_argument(_workers, "workers"), default=1,
                      metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1); "
                                        "the results do not depend on it")
+    are.add_argument("--backend", choices=BACKENDS, default="threads",
+                     help="threads: on this machine (default); ray: tasks on the Ray "
+                          "cluster at RAY_ADDRESS (needs boardcore[ray]); the same results")
     are.add_argument(
         "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
         metavar="KEY=VALUE", help="a game option, repeatable (default: the game's defaults)",
@@ -350,7 +356,7 @@ def _ladder_parser(sub: argparse._SubParsersAction[_Parser], ranges: str) -> Non
                      help="no progress bar (default: a bar on stderr on a terminal only)")
 
 
-def summary(result: SimulationResult) -> str:
+def summary(result: SimulationResult | SimulationSummary) -> str:
     """Return the readable summary of a simulation the CLI prints."""
     from boardcore import _report
 
@@ -387,19 +393,6 @@ def _writable(path: str, what: str) -> None:
         raise _UsageError(f"{what} {_quote(path)}: no directory {_quote(str(target.parent))}")
 
 
-def _check_memory(game_players: int, stat_count: int, games: int) -> None:
-    """Refuse a batch whose results would not fit in this machine's memory."""
-    per_game = 10 * game_players + 32 + 16 * max(1, stat_count)
-    needed = per_game * games
-    try:
-        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return
-    if have > 0 and needed > have:
-        raise MemoryError(f"about {needed / 1e9:,.1f} GB for the results, "
-                          f"more than this machine's {have / 1e9:,.1f} GB")
-
-
 def _simulate(args: argparse.Namespace) -> str | None:
     """Run ``boardcore simulate``; return what goes to stdout (None: all went to files)."""
     from boardcore import _report
@@ -413,14 +406,24 @@ def _simulate(args: argparse.Namespace) -> str | None:
     if args.output != "-":
         _writable(args.output, "--output")
     game = make(args.game, players=args.players, **dict(args.option))
-    _check_memory(game.num_players, len(game.stat_names), args.games)
     progress = not args.no_progress and _isatty(sys.stderr)
-    result = simulate(game, args.games, seed=args.seed, workers=args.workers,
-                      progress=progress, backend=args.backend, on_chunk=_Interrupt.check)
-    figures = summarize(result)
+    # Without --csv only the exact counts are kept: constant memory for any count. With
+    # --csv every row is kept (simulate refuses, naming the limit, rows that cannot fit).
+    result: SimulationResult | SimulationSummary
+    stopped: SimulationInterrupted | None = None
+    try:
+        result = simulate(game, args.games, seed=args.seed, workers=args.workers,
+                          progress=progress, backend=args.backend, on_chunk=_Interrupt.check,
+                          keep="rows" if args.csv else "summary")
+    except SimulationInterrupted as stop:
+        if stop.summary.games == 0:
+            raise
+        result, stopped = stop.summary, stop     # Ctrl-C: the summary of the games done
+    figures = summarize(result) if args.plot is not None or not args.csv else None
     if args.plot is not None:
         _plot.save(result, args.plot, figures)
     if args.csv:
+        assert isinstance(result, SimulationResult)
         if args.output == "-":
             _report.write_csv(result, sys.stdout)
             return None
@@ -429,10 +432,16 @@ def _simulate(args: argparse.Namespace) -> str | None:
         return None
     text = (_report.json_document(result, figures) if args.json
             else _report.text(result, figures) + "\n")
-    if args.output == "-":
+    if args.output == "-" and stopped is None:
         return text
-    with open(args.output, "w", encoding="utf-8", newline="") as out:
-        out.write(text)
+    if args.output == "-":
+        _say(sys.stdout, text)
+        sys.stdout.flush()
+    else:
+        with open(args.output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    if stopped is not None:
+        raise stopped       # exit 130, after the partial summary is out
     return None
 
 
@@ -449,7 +458,7 @@ def _arena(args: argparse.Namespace) -> str:
     bar = (_ProgressBar(args.games, sys.stderr)
            if not args.no_progress and _isatty(sys.stderr) else None)
     result = arena(game, agents, args.games, seed=args.seed, workers=args.workers,
-                   on_game=bar.update if bar is not None else None)
+                   on_game=bar.update if bar is not None else None, backend=args.backend)
     if bar is not None:
         bar.close(args.games)
     if args.json:
@@ -569,6 +578,17 @@ class _Interrupt:
             raise KeyboardInterrupt
 
 
+def _plain_newlines() -> None:
+    """End lines with LF alone on stdout and stderr, as in the files the command writes.
+
+    A text stream in Windows' text mode turns each LF into CR LF: piped or redirected
+    output would differ from ``--output FILE`` and from every other platform.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):   # else an in-process caller's: left be
+            stream.reconfigure(newline="\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
@@ -576,6 +596,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``EXIT_OK``, ``EXIT_BUG``, ``EXIT_USAGE`` or ``EXIT_INTERRUPTED``).
     """
     _Interrupt.seen = False
+    _plain_newlines()
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)      # signal handlers belong to the main thread
     previous = signal.signal(signal.SIGINT, _Interrupt.handle)

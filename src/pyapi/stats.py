@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,11 +31,12 @@ from boardcore.errors import ConfigurationError
 from boardcore.values import options_to_json
 
 if TYPE_CHECKING:
-    from boardcore.simulate import SimulationResult
+    from boardcore.simulate import SimulationResult, SimulationSummary
 
 __all__ = [
     "Z95",
     "EndSummary",
+    "Histogram",
     "SeatSummary",
     "Spread",
     "Summary",
@@ -119,12 +121,122 @@ def shares(counts: Sequence[int], decimals: int = 2) -> tuple[float, ...]:
     return tuple(f / unit for f in floors)
 
 
+@dataclass(frozen=True, eq=False)
+class Histogram:
+    """An exact histogram of one per-game integer: ``counts[i]`` games had ``low + i``.
+
+    Dense from the least value seen to the greatest (no zero count at either end), so
+    its size is the range of the values, never the number of games; ``Histogram.of``
+    makes one from a column, and ``simulate(..., keep="summary")`` keeps one per figure
+    in compiled code.  Every figure below is exact: sums are Python ints, percentiles
+    interpolate between the exact order statistics.
+
+    >>> h = Histogram.of(np.array([3, 1, 3, -2]))
+    >>> h.low, h.counts.tolist(), h.total, h.sum, h.sum_squares
+    (-2, [1, 0, 0, 1, 0, 2], 4, 5, 23)
+    >>> h.percentile(50), h.to_dict()
+    (2.0, {'values': [-2, 1, 3], 'counts': [1, 1, 2]})
+    """
+
+    low: int
+    counts: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, values: npt.NDArray[np.integer[Any]]) -> Histogram:
+        """Return the histogram of an integer column (empty: no counts)."""
+        column = np.asarray(values, dtype=np.int64).ravel()
+        if column.size == 0:
+            return cls(0, np.zeros(0, dtype=np.int64))
+        low = int(column.min())
+        return cls(low, np.bincount(column - low).astype(np.int64))
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Sequence[int]]) -> Histogram:
+        """Return the histogram ``to_dict`` wrote (what ``--json`` holds).
+
+        >>> h = Histogram.of(np.array([5, 7, 7]))
+        >>> Histogram.from_dict(h.to_dict()) == h
+        True
+        """
+        values, counts = list(doc["values"]), list(doc["counts"])
+        if len(values) != len(counts) or any(c <= 0 for c in counts) or values != sorted(
+                set(values)):
+            raise ConfigurationError("a histogram's values must ascend, each with a positive "
+                                     "count")
+        if not values:
+            return cls(0, np.zeros(0, dtype=np.int64))
+        dense = np.zeros(values[-1] - values[0] + 1, dtype=np.int64)
+        dense[np.asarray(values) - values[0]] = counts
+        return cls(values[0], dense)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Histogram):
+            return NotImplemented
+        return self.low == other.low and np.array_equal(self.counts, other.counts)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def total(self) -> int:
+        """How many values (games) are counted."""
+        return int(self.counts.sum())
+
+    @property
+    def min(self) -> int:
+        """The least value counted."""
+        return self.low
+
+    @property
+    def max(self) -> int:
+        """The greatest value counted."""
+        return self.low + len(self.counts) - 1
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        """``(value, count)`` of every value counted, ascending (as Python ints)."""
+        where = np.flatnonzero(self.counts)
+        return list(zip((where + self.low).tolist(), self.counts[where].tolist(), strict=True))
+
+    @property
+    def sum(self) -> int:
+        """The exact sum of the values."""
+        return sum(v * c for v, c in self._pairs())
+
+    @property
+    def sum_squares(self) -> int:
+        """The exact sum of the squared values."""
+        return sum(v * v * c for v, c in self._pairs())
+
+    def value_at(self, rank: int) -> int:
+        """Return the ``rank``-th least value, from 0 (the sorted column's item ``rank``)."""
+        if not 0 <= rank < self.total:
+            raise ConfigurationError(f"rank must be in 0..{self.total - 1}, not {rank}")
+        return self.low + int(np.searchsorted(np.cumsum(self.counts), rank, side="right"))
+
+    def percentile(self, q: float) -> float:
+        """Return the ``q``-th percentile, correctly rounded from the exact values.
+
+        It interpolates linearly between the two nearest values (numpy's default method).
+        """
+        if not 0 <= q <= 100:
+            raise ConfigurationError(f"q must be in 0..100, not {q}")
+        at = Fraction(q) / 100 * (self.total - 1)
+        below = math.floor(at)
+        a = self.value_at(below)
+        b = self.value_at(min(below + 1, self.total - 1))
+        return float(a + (b - a) * (at - below))
+
+    def to_dict(self) -> dict[str, list[int]]:
+        """Return the values counted, ascending, and their counts (JSON-safe)."""
+        pairs = self._pairs()
+        return {"values": [v for v, _ in pairs], "counts": [c for _, c in pairs]}
+
+
 @dataclass(frozen=True)
 class Spread:
-    """How one per-game number is spread: its mean, extremes and deciles.
+    """How one per-game number is spread: its mean, extremes, deciles and deviation.
 
     >>> spread(np.array([1, 2, 3, 4, 100]))
-    Spread(mean=22.0, min=1, p10=1.4, median=3.0, p90=61.6..., max=100)
+    Spread(mean=22.0, min=1, p10=1.4, median=3.0, p90=61.6..., max=100, std=39.0...)
     """
 
     mean: float
@@ -133,14 +245,26 @@ class Spread:
     median: float
     p90: float
     max: int
+    std: float
 
 
-def spread(values: npt.NDArray[np.int64]) -> Spread:
-    """Return the ``Spread`` of a non-empty integer column."""
-    p10, median, p90 = (float(q) for q in np.percentile(values, [10, 50, 90]))
+def spread(values: npt.NDArray[np.int64] | Histogram) -> Spread:
+    """Return the ``Spread`` of a non-empty integer column or histogram.
+
+    Exact from the counts: the mean and the (population) standard deviation from the
+    integer sums, the percentiles from the order statistics, so a column and its
+    histogram give the same figures.
+    """
+    h = values if isinstance(values, Histogram) else Histogram.of(values)
+    n = h.total
+    if n == 0:
+        raise ConfigurationError("a spread needs at least one value")
+    total = h.sum
+    variance = Fraction(n * h.sum_squares - total * total, n * n)
     return Spread(
-        mean=float(values.mean()), min=int(values.min()), p10=p10, median=median,
-        p90=p90, max=int(values.max()),
+        mean=float(Fraction(total, n)), min=h.min, p10=h.percentile(10),
+        median=h.percentile(50), p90=h.percentile(90), max=h.max,
+        std=math.sqrt(variance),
     )
 
 
@@ -208,6 +332,12 @@ class Summary:
         stat_meanings: what each of ``stats`` counts, in words.
         lengths: the spread of game lengths, in actions.
         seconds: wall time spent playing.
+        partial: the run was interrupted: ``games`` counts the games finished, fewer
+            than ``requested``.
+        requested: the games asked for.
+        histograms: the exact histogram of every per-game number: ``length``,
+            ``score_<seat>`` and each of the game's statistics (``end`` as codes, whose
+            labels are ``ends``' in order).
     """
 
     game: str
@@ -226,6 +356,9 @@ class Summary:
     stat_meanings: Mapping[str, str]
     lengths: Spread
     seconds: float
+    partial: bool
+    requested: int
+    histograms: Mapping[str, Histogram]
 
     def table(self) -> list[dict[str, object]]:
         """Return the seat table as one flat dict per seat (``pandas.DataFrame(rows)``).
@@ -253,7 +386,8 @@ class Summary:
         >>> json.loads(json.dumps(doc)) == doc
         True
         """
-        doc = asdict(self)
+        doc = asdict(replace(self, histograms={}))
+        doc["histograms"] = {k: h.to_dict() for k, h in self.histograms.items()}
         doc["options"] = dict(self.options)
         doc["stats"] = {k: asdict(v) for k, v in self.stats.items()}
         doc["stat_meanings"] = dict(self.stat_meanings)
@@ -262,52 +396,70 @@ class Summary:
         return doc
 
 
-def summarize(result: SimulationResult) -> Summary:
+def summarize(result: SimulationResult | SimulationSummary) -> Summary:
     """Return the ``Summary`` of a simulation: per-seat wins with intervals, ends, spreads.
 
+    The figures come from the exact counts, so the per-game rows of a run
+    (``SimulationResult``) and its streaming summary (``keep="summary"``) give the same
+    ``Summary``, number for number (``seconds`` aside).
+
     Args:
-        result: what ``boardcore.simulate`` returned.
+        result: what ``boardcore.simulate`` returned, with either ``keep``.
+
+    Raises:
+        ConfigurationError: no game was played (an interrupted run that finished none).
     """
-    game = result.game
-    n = result.games
-    winners = result.winners
-    per_game = winners.sum(axis=1)
-    shared_rows = per_game > 1
+    from boardcore.simulate import SimulationResult, SimulationSummary
+
+    counts = SimulationSummary.from_result(result) if isinstance(result, SimulationResult) \
+        else result
+    game = counts.game
+    n = counts.games
+    if n < 1:
+        raise ConfigurationError("no game was played: there is nothing to summarize")
+    by_winners = counts.by_winners
     seats = []
     for seat in range(game.num_players):
-        column = winners[:, seat]
-        wins = int(column.sum())
-        shared = int((column & shared_rows).sum())
+        wins, shared = counts.wins[seat], counts.shared[seat]
         lo, hi = wilson(wins, n)
         seats.append(SeatSummary(
             seat=seat, wins=wins, alone=wins - shared, shared=shared, win_rate=wins / n,
-            ci_low=lo, ci_high=hi, score=spread(result.scores[:, seat]),
+            ci_low=lo, ci_high=hi, score=spread(counts.scores[seat]),
         ))
     ends: list[EndSummary] = []
-    if "end" in result.stats:
-        codes = np.bincount(result.stats["end"], minlength=len(game.end_reasons))
+    if "end" in counts.stats:
+        end = counts.stats["end"]
+        codes = [int(c) for c in end.counts] if end.low == 0 else []
+        if end.low < 0 or len(codes) > len(game.end_reasons):
+            raise ConfigurationError(f"end codes outside 0..{len(game.end_reasons) - 1}")
+        codes += [0] * (len(game.end_reasons) - len(codes))
         ends = [
             EndSummary(label=label, meaning=describe(game, label),
-                       games=int(codes[k]), share=int(codes[k]) / n)
+                       games=codes[k], share=codes[k] / n)
             for k, label in enumerate(game.end_reasons)
         ]
-    others = {k: v for k, v in result.stats.items() if k != "end"}
+    others = {k: v for k, v in counts.stats.items() if k != "end"}
+    histograms = {"length": counts.lengths}
+    histograms.update({f"score_{p}": h for p, h in enumerate(counts.scores)})
+    histograms.update(counts.stats)
     return Summary(
         game=game.name,
         players=game.num_players,
         options=options_to_json(game.options),
         rules_version=game.rules_version,
-        seed=result.seed,
+        seed=counts.seed,
         games=n,
         seats=tuple(seats),
-        won_alone=int((per_game == 1).sum()),
-        shared_games=int(shared_rows.sum()),
-        no_winner=int((per_game == 0).sum()),
-        extra_winners=int(per_game.sum()) - int((per_game > 0).sum()),
+        won_alone=by_winners[1],
+        shared_games=sum(by_winners[2:]),
+        no_winner=by_winners[0],
+        extra_winners=sum((k - 1) * g for k, g in enumerate(by_winners) if k > 1),
         ends=tuple(ends),
         stats={k: spread(v) for k, v in others.items()},
         stat_meanings={k: describe(game, k) for k in others},
-        lengths=spread(result.lengths),
-        seconds=result.seconds,
+        lengths=spread(counts.lengths),
+        seconds=counts.seconds,
+        partial=counts.partial,
+        requested=counts.requested,
+        histograms=histograms,
     )
-
