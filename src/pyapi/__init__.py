@@ -26,7 +26,9 @@ from boardcore.errors import (
 )
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
+from boardcore.ladder import LadderResult, ladder
 from boardcore.protocol import Game, State
+from boardcore.ratings import Ratings, ratings
 from boardcore.records import Record, record, replay
 from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, SimulationSummary, simulate
@@ -45,8 +47,10 @@ __all__ = [
     "GameName",
     "IllegalActionError",
     "InvalidStateError",
+    "LadderResult",
     "NotationError",
     "Outcome",
+    "Ratings",
     "Record",
     "SimulationResult",
     "SimulationSummary",
@@ -55,7 +59,9 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "arena",
+    "ladder",
     "make",
+    "ratings",
     "record",
     "replay",
     "simulate",
