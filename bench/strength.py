@@ -21,6 +21,7 @@ goes to stderr as it finishes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import math
 import sys
@@ -83,10 +84,7 @@ def main() -> None:
         result = play(args.game, players, agents, args.headline_games, args.seed,
                       args.workers)
         merged = np.where(result.seats > 0, 1, 0)
-        pooled = boardcore.ArenaResult(
-            game=result.game, agents=("ismcts:1000", "random"), seed=result.seed,
-            seats=merged, scores=result.scores, winners=result.winners,
-            lengths=result.lengths, seconds=result.seconds)
+        pooled = dataclasses.replace(result, agents=("ismcts:1000", "random"), seats=merged)
         won = pooled.wins()
         print(f"`ismcts:1000` against three `random` seats, {args.headline_games} games, "
               f"seed {args.seed}: IS-MCTS wins {rate(won[0], args.headline_games)}, mean score "

@@ -69,3 +69,29 @@ def test_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
     for bad in (["--agents", "minimax"], ["--agents", ""], ["--games", "0"]):
         assert main([*args, *bad]) == EXIT_USAGE
         assert capsys.readouterr().err.startswith("boardcore: error:")
+
+
+def test_places_follow_the_winners_then_the_scores() -> None:
+    result = boardcore.arena(boardcore.make("fool", players=4), ["greedy", "random"], 30,
+                             seed=5)
+    places = result.places()
+    assert places.shape == (30, 4)
+    assert np.array_equal(places == 0, result.winners)
+    for g in range(30):
+        for t in range(4):
+            for s in range(4):
+                ahead = (result.winners[g, t] and not result.winners[g, s]) or (
+                    not result.winners[g, t] and not result.winners[g, s]
+                    and result.scores[g, t] > result.scores[g, s])
+                assert (places[g, t] < places[g, s]) == ahead
+            # a place counts the seats strictly ahead
+            assert places[g, t] == sum(places[g, u] < places[g, t] for u in range(4))
+
+
+def test_every_action_is_one_timed_decision() -> None:
+    result = boardcore.arena(boardcore.make("three_or_more", players=2),
+                             ["ismcts:20", "random"], 4, seed=3)
+    assert np.array_equal(result.decisions.sum(axis=1), result.lengths)
+    assert (result.thinking > 0).all()
+    slow, fast = result.seconds_per_decision()
+    assert slow > 0 and fast > 0

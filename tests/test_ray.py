@@ -236,9 +236,23 @@ def test_arena_on_ray_gives_the_local_numbers(cluster: Any) -> None:
     here = boardcore.arena(game, agents, 10, seed=4)
     seen: list[int] = []
     there = boardcore.arena(game, agents, 10, seed=4, backend="ray", on_game=seen.append)
-    _same(here, there, ("seats", "scores", "winners", "lengths"))
+    _same(here, there, ("seats", "scores", "winners", "lengths", "decisions"))
     assert here.to_dict() == there.to_dict()
     assert seen[-1] == 10 and len(seen) > 1
+    assert (there.thinking > 0).all()
+    _both_nodes()
+
+
+def test_ladder_on_ray_gives_the_local_ladder(cluster: Any) -> None:
+    game = boardcore.make("three_or_more", players=2)
+    agents = ["random", "greedy", "ismcts:20"]
+    here = boardcore.ladder(game, agents, 6, seed=3, resamples=50)
+    there = boardcore.ladder(game, agents, 6, seed=3, resamples=50, backend="ray")
+    assert here.ratings.to_dict() == there.ratings.to_dict()
+    assert np.array_equal(here.decisions, there.decisions)
+    for a, b in zip(here.results, there.results, strict=True):
+        _same(a, b, ("seats", "scores", "winners", "lengths", "decisions"))
+    assert (there.seconds_per_decision > 0).all()    # the times per decision come back too
     _both_nodes()
 
 

@@ -54,4 +54,5 @@ def test_the_streams_are_the_recorded_ones() -> None:
     """The numbers are a contract: recorded games replay from them."""
     assert (_random.STREAM_GAME, _random.STREAM_PLAYER, _random.STREAM_DECISION,
             _random.STREAM_EPISODE, _random.STREAM_OPPONENTS, _random.STREAM_ARENA_SEAT,
-            _random.STREAM_PLAY_SEAT, _random.STREAM_RESAMPLE) == (0, 1, 2, 4, 5, 6, 7, 8)
+            _random.STREAM_PLAY_SEAT, _random.STREAM_RESAMPLE,
+            _random.STREAM_LADDER_TABLE) == (0, 1, 2, 4, 5, 6, 7, 8, 9)

@@ -6,6 +6,7 @@ STREAM_OPPONENTS: int
 STREAM_ARENA_SEAT: int
 STREAM_PLAY_SEAT: int
 STREAM_RESAMPLE: int
+STREAM_LADDER_TABLE: int
 
 def derive_seed(seed: int, stream: int, index: int) -> int: ...
 def stream(seed: int, count: int) -> list[int]: ...

@@ -96,6 +96,8 @@ cdef enum:
     STREAM_PLAY_SEAT = 7
     # boardcore.openspiel: a game's resample i (the seed: the sampler's draw).
     STREAM_RESAMPLE = 8
+    # ladder: the arena of pairing or table t.
+    STREAM_LADDER_TABLE = 9
 
 
 cdef inline uint64_t derive_seed(uint64_t seed, uint64_t stream, uint64_t index) noexcept nogil:

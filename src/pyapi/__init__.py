@@ -22,10 +22,13 @@ from boardcore.errors import (
     IllegalActionError,
     InvalidStateError,
     NotationError,
+    UsageError,
 )
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
+from boardcore.ladder import LadderResult, ladder
 from boardcore.protocol import Game, State
+from boardcore.ratings import Ratings, ratings
 from boardcore.records import Record, SeatRecord, record, replay, seat_record
 from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, SimulationSummary, simulate
@@ -44,17 +47,22 @@ __all__ = [
     "GameName",
     "IllegalActionError",
     "InvalidStateError",
+    "LadderResult",
     "NotationError",
     "Outcome",
+    "Ratings",
     "Record",
     "SeatRecord",
     "SimulationResult",
     "SimulationSummary",
     "State",
+    "UsageError",
     "VectorEnv",
     "__version__",
     "arena",
+    "ladder",
     "make",
+    "ratings",
     "record",
     "replay",
     "seat_record",

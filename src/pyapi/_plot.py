@@ -1,4 +1,4 @@
-"""``boardcore simulate … --plot FILE``: win rates, scores and lengths in one picture.
+"""``--plot FILE``: a simulation's win rates, scores and lengths, or a ladder, as a picture.
 
 matplotlib is an optional extra (``pip install 'boardcore[plot]'``) and is imported only
 here, only when a plot is asked for; the figure is drawn without pyplot, so no window
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from boardcore.errors import ConfigurationError
 from boardcore.simulate import SimulationResult, SimulationSummary
 from boardcore.stats import Histogram, Summary, summarize
 from boardcore.values import quote
@@ -20,7 +21,9 @@ from boardcore.values import quote
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["MISSING", "check_target", "figure", "save"]
+    from boardcore.ladder import LadderResult
+
+__all__ = ["MISSING", "check_target", "figure", "ladder_figure", "save"]
 
 MISSING = "--plot needs matplotlib: pip install 'boardcore[plot]'"
 
@@ -38,13 +41,13 @@ def check_target(path: str) -> None:
 
     Raises:
         ImportError: matplotlib is not installed (the message names the extra).
-        ValueError: the file's suffix is not an image format matplotlib writes.
+        ConfigurationError: the file's suffix is not an image format matplotlib writes.
     """
     figure_class = _figure_class()
     suffix = Path(path).suffix.lstrip(".").lower()
     formats = figure_class().canvas.get_supported_filetypes()
     if suffix not in formats:
-        raise ValueError(
+        raise ConfigurationError(
             f"--plot {quote(path)}: name the file with an image suffix: "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )
@@ -113,3 +116,28 @@ def save(result: SimulationResult | SimulationSummary, path: str,
          summary: Summary | None = None) -> None:
     """Draw the figure of ``result`` into the image file ``path`` (format from its suffix)."""
     figure(result, summary).savefig(path, dpi=100)
+
+
+def ladder_figure(ladder: LadderResult) -> Figure:
+    """Return a ladder's figure: the ratings with their intervals, and what each costs."""
+    rated = ladder.ratings
+    order = rated.order()[::-1]                      # the best at the top
+    names = [rated.agents[i] for i in order]
+    elo = rated.elo[order]
+    fig = _figure_class()(figsize=(13, 1.2 + 0.45 * len(names)), layout="constrained")
+    bars, cost = fig.subplots(1, 2, sharey=True)
+    rows = np.arange(len(names))
+    bars.errorbar(elo, rows, xerr=np.vstack([elo - rated.low[order], rated.high[order] - elo]),
+                  fmt="o", capsize=4, color="#4c72b0")
+    bars.axvline(0, color="grey", linestyle="--", linewidth=1)
+    bars.set(title=f"rating (Elo, {rated.anchor} = 0), 95% interval", xlabel="Elo",
+             yticks=rows, yticklabels=names)
+    seconds = np.maximum(ladder.seconds_per_decision[order], 1e-7)
+    cost.scatter(seconds, rows, color="#55a868")
+    cost.set_xscale("log")
+    cost.set(title="mean CPU time per decision, one core", xlabel="seconds (log scale)")
+    for axes in (bars, cost):
+        axes.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{ladder.game.name}, {ladder.game.num_players} players: "
+                 f"{ladder.played()} of {ladder.games:,} games, seed {ladder.seed}")
+    return fig

@@ -268,7 +268,8 @@ def arena_part(game: AnyGame, agents: Sequence[str], seed: int, start: int, stop
                workers: int, version: str) -> tuple[npt.NDArray[Any], ...]:
     """Play games ``start..stop-1`` of an arena (a Ray task's body).
 
-    Returns the rows of ``scores``, ``winners`` and ``lengths``.
+    Returns the rows of ``scores``, ``winners``, ``lengths``, ``decisions`` and
+    ``thinking``.
     """
     from boardcore.arena import play_game
 
@@ -277,13 +278,16 @@ def arena_part(game: AnyGame, agents: Sequence[str], seed: int, start: int, stop
     scores = np.zeros((n, players), dtype=np.int64)
     winners = np.zeros((n, players), dtype=np.bool_)
     lengths = np.zeros(n, dtype=np.int64)
+    decisions = np.zeros((n, players), dtype=np.int64)
+    thinking = np.zeros((n, players), dtype=np.float64)
 
     def run(g: int) -> None:
-        scores[g - start], winners[g - start], lengths[g - start] = play_game(
+        i = g - start
+        scores[i], winners[i], lengths[i], decisions[i], thinking[i] = play_game(
             game, agents, seed, g)
 
     _each(run, range(start, stop), workers)
-    return scores, winners, lengths
+    return scores, winners, lengths, decisions, thinking
 
 
 def arena_parts(game: AnyGame, agents: Sequence[str], games: int, seed: int, workers: int,

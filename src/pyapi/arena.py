@@ -56,6 +56,11 @@ class ArenaResult:
         winners: ``bool (games, players)``, by seat; several True = a shared win.
         lengths: ``int64 (games,)`` actions played.
         seconds: wall time.
+        decisions: ``int64 (games, players)`` the ``act`` calls of each seat's agent.
+        thinking: ``float64 (games, players)`` the CPU seconds of each seat's ``act``
+            calls (the deciding thread's, ``time.thread_time``: what the decisions cost
+            one core, whatever else the machine runs; the only field that varies from
+            run to run).
     """
 
     game: AnyGame
@@ -66,6 +71,8 @@ class ArenaResult:
     winners: npt.NDArray[np.bool_]
     lengths: npt.NDArray[np.int64]
     seconds: float
+    decisions: npt.NDArray[np.int64]
+    thinking: npt.NDArray[np.float64]
 
     @property
     def games(self) -> int:
@@ -91,6 +98,27 @@ class ArenaResult:
         totals = np.bincount(self.seats.ravel(), weights=self.scores.ravel().astype(float),
                              minlength=len(self.agents))
         return totals / np.maximum(self.appearances(), 1)
+
+    def places(self) -> npt.NDArray[np.int64]:
+        """``int64 (games, players)``: each seat's finishing place, 0 the best.
+
+        The winners share place 0 (several of them: a shared win); the other seats follow
+        by final score, the highest first, equal scores sharing a place.  A place counts
+        the seats strictly ahead, so a game of places ``[0, 0, 2, 3]`` had a shared win.
+        """
+        won, score = self.winners, self.scores
+        # ahead[g, t, s]: in game g, seat t finished strictly ahead of seat s
+        ahead = (won[:, :, None] & ~won[:, None, :]) | (
+            ~won[:, :, None] & ~won[:, None, :] & (score[:, :, None] > score[:, None, :]))
+        places: npt.NDArray[np.int64] = ahead.sum(axis=1, dtype=np.int64)
+        return places
+
+    def seconds_per_decision(self) -> npt.NDArray[np.float64]:
+        """Each agent's mean CPU seconds per ``act`` call (single legal actions included)."""
+        agents = self.seats.ravel()
+        spent = np.bincount(agents, weights=self.thinking.ravel(), minlength=len(self.agents))
+        made = np.bincount(agents, weights=self.decisions.ravel(), minlength=len(self.agents))
+        return (spent / np.maximum(made, 1)).astype(np.float64)
 
     def intervals(self) -> list[tuple[float, float]]:
         """Each agent's 95 % Wilson interval of its win rate (wins rounded to whole games)."""
@@ -193,9 +221,12 @@ def arena(
     scores = np.zeros((n, players), dtype=np.int64)
     winners = np.zeros((n, players), dtype=np.bool_)
     lengths = np.zeros(n, dtype=np.int64)
+    decisions = np.zeros((n, players), dtype=np.int64)
+    thinking = np.zeros((n, players), dtype=np.float64)
 
     def play(g: int) -> int:
-        scores[g], winners[g], lengths[g] = play_game(game, names, s, g)
+        scores[g], winners[g], lengths[g], decisions[g], thinking[g] = play_game(
+            game, names, s, g)
         return g
 
     start = time.perf_counter()
@@ -204,7 +235,7 @@ def arena(
         from boardcore import _ray
 
         for a, z, part in _ray.arena_parts(game, names, n, s, w, address):
-            scores[a:z], winners[a:z], lengths[a:z] = part
+            scores[a:z], winners[a:z], lengths[a:z], decisions[a:z], thinking[a:z] = part
             done += z - a
             if on_game is not None:
                 on_game(done)
@@ -227,24 +258,36 @@ def arena(
                 _search.interrupt()
                 raise
     return ArenaResult(game=game, agents=names, seed=s, seats=seats, scores=scores,
-                       winners=winners, lengths=lengths, seconds=time.perf_counter() - start)
+                       winners=winners, lengths=lengths, seconds=time.perf_counter() - start,
+                       decisions=decisions, thinking=thinking)
 
 
-def play_game(game: AnyGame, agents: Sequence[str], seed: int,
-              g: int) -> tuple[tuple[int, ...], npt.NDArray[np.bool_], int]:
-    """Play game ``g`` of an arena; return its scores, winners (by seat) and length."""
+def play_game(game: AnyGame, agents: Sequence[str], seed: int, g: int) -> tuple[
+        tuple[int, ...], npt.NDArray[np.bool_], int, npt.NDArray[np.int64],
+        npt.NDArray[np.float64]]:
+    """Play game ``g`` of an arena.
+
+    Returns its scores, winners, length, and each seat's ``act`` calls and the CPU
+    seconds they took (by seat).
+    """
     players = game.num_players
     state = game.new_state(derive_seed(seed, STREAM_GAME, g))
     table = [agent_from_string(agents[(g + p) % len(agents)],
                                seed=derive_seed(seed, STREAM_ARENA_SEAT, g * MAX_SEATS + p))
              for p in range(players)]
+    decisions = np.zeros(players, dtype=np.int64)
+    thinking = np.zeros(players, dtype=np.float64)
     while not state.is_over():
         seat = state.current_player
         assert seat is not None
-        state.apply(table[seat].act(state))
+        start = time.thread_time()       # the search runs in this thread, GIL or not
+        action = table[seat].act(state)
+        thinking[seat] += time.thread_time() - start
+        decisions[seat] += 1
+        state.apply(action)
     outcome = state.outcome()
     assert outcome is not None
     won = np.zeros(players, dtype=np.bool_)
     won[sorted(outcome.winners)] = True
-    return outcome.scores, won, len(state.history())
+    return outcome.scores, won, len(state.history()), decisions, thinking
 

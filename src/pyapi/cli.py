@@ -278,6 +278,7 @@ def _parser() -> _Parser:
                      help="write the results as JSON instead of a table (default: table)")
     are.add_argument("--no-progress", action="store_true",
                      help="no progress bar (default: a bar on stderr when it is a terminal)")
+    _ladder_parser(sub, ranges)
     pla = sub.add_parser(
         "play", help="play a game in the terminal against bots",
         description="Play one game in the terminal: you play --seat, bots play the "
@@ -328,6 +329,58 @@ def _parser() -> _Parser:
                          allow_abbrev=False)
     rul.add_argument("game", choices=GAMES, metavar="GAME", help="the game: %(choices)s")
     return parser
+
+
+def _ladder_parser(sub: argparse._SubParsersAction[_Parser], ranges: str) -> None:
+    """Add ``boardcore ladder``: its own options, beside the arena's."""
+    lad = sub.add_parser(
+        "ladder", help="rate agents on one Elo scale, every pairing or table played",
+        description="Play every pairing of the agents (a game of two seats) or every "
+                    "table of N different agents (N seats; one table of all of them when "
+                    "they are no more than the seats), seats rotated, and rate them on one "
+                    "Elo scale: Bradley-Terry, or Plackett-Luce on each game's places, "
+                    "with 95% bootstrap intervals, the anchor at 0, and each agent's "
+                    "mean CPU time per decision. The results do not depend on --workers.",
+        epilog="agents: random, greedy, flat:N, ismcts:N or ismcts:Ts. exit codes: 0 ok, "
+               "1 internal error, 2 usage or bad input, 130 interrupted. See docs/agents.md.",
+        allow_abbrev=False,
+    )
+    _game_and_players(lad, ranges)
+    lad.add_argument("--games", type=_argument(lambda t: parse_count(t, high=10**6), "games"),
+                     default=100, metavar="G",
+                     help="games of each pairing or table, 1..1e6 (default 100; a multiple "
+                          "of N gives every agent every seat equally often)")
+    lad.add_argument("--agents", required=True, metavar="A,B,...",
+                     help="two or more distinct agents, comma-separated (required), e.g. "
+                          "random,greedy,ismcts:1000")
+    lad.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
+                     help="the ladder's seed, 0..2**64-1 (default: drawn and printed); it "
+                          "seeds every table and the bootstrap")
+    lad.add_argument("--workers", type=_argument(_workers, "workers"), default=1,
+                     metavar="W", help=f"threads, 1..{MAX_WORKERS} (default 1; with --backend "
+                                       "ray: threads per task); the ladder does not "
+                                       "depend on it, the times per decision do")
+    lad.add_argument("--anchor", default="random", metavar="A",
+                     help="the agent rated 0, one of --agents (default random)")
+    lad.add_argument("--resamples", type=_argument(lambda t: parse_count(t, low=10,
+                                                                         high=10**5),
+                                                   "resamples"),
+                     default=1000, metavar="B",
+                     help="bootstrap resamples of the games, 10..1e5 (default 1000)")
+    lad.add_argument("--backend", choices=BACKENDS, default="threads",
+                     help="threads (default) or ray: each table's games as tasks on a Ray "
+                          "cluster (needs boardcore[ray]); the same ladder either way")
+    lad.add_argument(
+        "--option", "-o", type=_argument(_option, "option"), action="append", default=[],
+        metavar="KEY=VALUE", help="a game option, repeatable (default: the game's defaults)",
+    )
+    lad.add_argument("--json", action="store_true",
+                     help="write the ladder as JSON instead of a table (default: table)")
+    lad.add_argument("--plot", metavar="FILE", default=None,
+                     help="also draw the ladder into an image FILE (.png, .svg, .pdf, ...; "
+                          "needs boardcore[plot]; default: none)")
+    lad.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (default: a bar on stderr on a terminal only)")
 
 
 def summary(result: SimulationResult | SimulationSummary) -> str:
@@ -440,6 +493,39 @@ def _arena(args: argparse.Namespace) -> str:
     return result.table() + "\n"
 
 
+def _ladder(args: argparse.Namespace) -> str:
+    """Run ``boardcore ladder``; return what goes to stdout."""
+    from boardcore.ladder import ladder, tables
+    from boardcore.simulate import _ProgressBar
+
+    agents = [a.strip() for a in args.agents.split(",")]
+    if args.plot is not None:
+        from boardcore import _plot
+
+        _writable(args.plot, "--plot")
+        _plot.check_target(args.plot)
+    game = make(args.game, players=args.players, **dict(args.option))
+    total = args.games * len(tables(agents, game.num_players))
+    bar = (_ProgressBar(total, sys.stderr)
+           if not args.no_progress and _isatty(sys.stderr) else None)
+
+    def tick(done: int) -> None:
+        _Interrupt.check(done)
+        if bar is not None:
+            bar.update(done)
+
+    result = ladder(game, agents, args.games, seed=args.seed, workers=args.workers,
+                    backend=args.backend, anchor=args.anchor, resamples=args.resamples,
+                    on_game=tick)
+    if bar is not None:
+        bar.close(total)
+    if args.plot is not None:
+        _plot.ladder_figure(result).savefig(args.plot, dpi=100)
+    if args.json:
+        return json.dumps(result.to_dict(), indent=1) + "\n"
+    return result.table() + "\n"
+
+
 def _play_command(args: argparse.Namespace) -> None:
     """Run ``boardcore play``: everything is written as the game goes."""
     import secrets
@@ -482,6 +568,8 @@ def _run(argv: Sequence[str] | None) -> int:
         text: str | None = rules.text(args.game)
     elif args.command == "arena":
         text = _arena(args)
+    elif args.command == "ladder":
+        text = _ladder(args)
     elif args.command == "play":
         _play_command(args)
         text = None
