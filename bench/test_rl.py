@@ -10,6 +10,9 @@ Figures (group ``rl``; docs/rl.md):
   computed by numpy between the steps (the policy reads the observations and the whole
   mask, and writes a logits array of 256 x ``num_actions`` floats, so each step meets
   the caches as a learner's loop leaves them); only ``step`` is timed (>= 2M).
+* ``... from legal ids, no masks``, every game: the same with ``action_mask=False``, the
+  policy's logits only over the ids of ``legal_actions()`` (256 x at most a few dozen);
+  ``step`` and ``legal_actions()`` are timed (info).
 * ``VectorEnv / pgx connect_four``: the same loop against pgx's ``connect_four`` (JAX
   on CPU, jitted ``vmap`` of 256 games with auto-reset and masked random actions, whole
   ``lax.scan`` calls), alternated in one run, twice: pgx free to use both cores as it
@@ -73,14 +76,16 @@ class PolicyLoop:
     game that ended has an empty mask; its action, 0, is ignored).
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, action_mask: bool = True) -> None:
         game = boardcore.make(name, players=4 if name == "fool" else 2)
-        self.env = boardcore.VectorEnv(game, ENVS, seed=1)
+        self.env = boardcore.VectorEnv(game, ENVS, seed=1, action_mask=action_mask)
         self.obs, info = self.env.reset()
-        self.mask = info["action_mask"]
+        self.mask = info.get("action_mask")
         self.rng = np.random.default_rng(1)
-        self.logits = np.empty(self.mask.shape, np.float32)
+        self.logits = np.empty((ENVS, game.num_actions), np.float32)
         self.weights = self.rng.random(self.obs.shape[1], dtype=np.float32)
+        self.ids = self.env.legal_actions()[0]
+        self.rows = np.arange(ENVS)
 
     def actions(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         logits = self.logits
@@ -88,6 +93,18 @@ class PolicyLoop:
         logits += (self.obs @ self.weights)[:, None]
         logits[self.mask == 0] = -np.inf
         return (logits.argmax(axis=1),), {}
+
+    def actions_from_ids(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The same policy over the legal ids alone (-1 pads a row: ``-inf``)."""
+        ids = self.ids
+        logits = self.rng.random(ids.shape, dtype=np.float32)
+        logits += (self.obs @ self.weights)[:, None]
+        logits[ids < 0] = -np.inf
+        return (ids[self.rows, logits.argmax(axis=1)].astype(np.int64),), {}
+
+    def step_and_ids(self, actions: np.ndarray) -> None:
+        self.env.step(actions)
+        self.ids = self.env.legal_actions()[0]
 
 
 class PgxLoop:
@@ -139,6 +156,18 @@ def test_vector_env_policy_in_the_loop(benchmark, figures, median_seconds, name:
     if s is not None:
         figures.record(f"VectorEnv policy-in-the-loop steps/s ({name}, 256 envs, actions "
                        "from the mask by numpy, 1 thread)", ENVS / s, "/s", target=">= 2e6")
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_vector_env_policy_from_ids(benchmark, figures, median_seconds, name: str) -> None:
+    loop = PolicyLoop(name, action_mask=False)
+    benchmark.group = "rl"
+    benchmark.pedantic(loop.step_and_ids, setup=loop.actions_from_ids, rounds=400,
+                       warmup_rounds=20)
+    s = median_seconds(benchmark)
+    if s is not None:
+        figures.record(f"VectorEnv policy-in-the-loop steps/s ({name}, 256 envs, actions "
+                       "from legal ids, no masks, step + legal_actions timed)", ENVS / s, "/s")
 
 
 @contextlib.contextmanager
