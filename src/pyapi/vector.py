@@ -219,10 +219,11 @@ class VectorEnv:
     def legal_actions(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         """Return every game's legal actions as a padded array, and their counts.
 
-        ``ids[i, :counts[i]]`` are the actions ``info["action_mask"][i]`` allows,
-        ascending, and ``-1`` pads the rest; ``ids`` has ``max(counts)`` columns (at
-        least one).  A policy that looks only at the legal actions reads them here
-        instead of scanning the mask.
+        ``ids[i, :counts[i]]`` are game ``i``'s legal actions (those
+        ``info["action_mask"][i]`` allows), ascending, and ``-1`` pads the rest; ``ids``
+        has ``max(counts)`` columns (at least one).  A policy that looks only at the
+        legal actions reads them here instead of scanning the mask (and with
+        ``action_mask=False`` no mask is written at all).
 
         >>> import boardcore
         >>> env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), 2, seed=1)
