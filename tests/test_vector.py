@@ -144,23 +144,27 @@ def test_episodes_are_the_states_of_derived_seeds(name: str, action_mask: bool) 
 def test_without_masks_the_trajectory_is_the_same(name: str, opponents: str | None) -> None:
     """Without masks, the observations, rewards, flags and legal actions are the same.
 
-    That is, those of the env that writes masks, whose ids are its mask's (autoresets too).
+    That is, those of the env that writes masks, whose ids are its mask's (autoresets
+    too), on one thread or two.
     """
-    envs = [_env(name, 5, seed=6, opponents=opponents, action_mask=m) for m in (True, False)]
+    envs = [_env(name, 5, seed=6, opponents=opponents, action_mask=m, threads=t)
+            for m, t in ((True, 1), (False, 1), (False, 2))]
     outs = [env.reset() for env in envs]
     ended = 0
     for t in range(300):
-        (ids, counts), (ids2, counts2) = (env.legal_actions() for env in envs)
-        assert np.array_equal(ids, ids2) and np.array_equal(counts, counts2)
+        (ids, counts), *others = (env.legal_actions() for env in envs)
+        for ids2, counts2 in others:
+            assert np.array_equal(ids, ids2) and np.array_equal(counts, counts2)
         mask = outs[0][-1]["action_mask"]
         for i in range(5):
             assert ids[i, :counts[i]].tolist() == np.flatnonzero(mask[i]).tolist()
-        assert "action_mask" not in outs[1][-1]
+        assert all("action_mask" not in out[-1] for out in outs[1:])
         actions = envs[0].random_actions(t)
         outs = [env.step(actions) for env in envs]
-        for a, b in zip(outs[0][:4], outs[1][:4], strict=True):
-            assert np.array_equal(a, b)
-        assert np.array_equal(outs[0][-1]["current_player"], outs[1][-1]["current_player"])
+        for out in outs[1:]:
+            for a, b in zip(outs[0][:4], out[:4], strict=True):
+                assert np.array_equal(a, b)
+            assert np.array_equal(outs[0][-1]["current_player"], out[-1]["current_player"])
         ended += int(outs[0][2].sum())
     assert ended >= 2
 
