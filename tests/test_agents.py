@@ -22,9 +22,12 @@ import boardcore
 from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
+    LEVELS,
+    ExpertAgent,
     FlatMonteCarloAgent,
     GreedyAgent,
     ISMCTSAgent,
+    LevelAgent,
     RandomAgent,
     agent_from_string,
 )
@@ -37,6 +40,7 @@ AGENTS = [
     lambda seed: GreedyAgent(seed=seed),
     lambda seed: FlatMonteCarloAgent(4, seed=seed),
     lambda seed: ISMCTSAgent(iterations=150, seed=seed),
+    lambda seed: ExpertAgent(iterations=60, seed=seed),
 ]
 
 
@@ -95,6 +99,19 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
         for make_agent in AGENTS[1:]:
             assert make_agent(i).act(state) == make_agent(i).act(other), make_agent(0)
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
+        assert (ISMCTSAgent(200, seed=i).estimates(state)
+                == ISMCTSAgent(200, seed=i).estimates(other))
+        assert (ExpertAgent(60, seed=i).estimates(state)
+                == ExpertAgent(60, seed=i).estimates(other))
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+@pytest.mark.parametrize("level", LevelAgent.LEVELS)
+def test_every_level_ignores_what_the_seat_cannot_see(name: str, level: int) -> None:
+    for i, state in enumerate(positions(name, 2)):
+        other = _search.determinize(state, state.current_player, seed=i + 5)
+        assert other.view(state.current_player) == state.view(state.current_player)
+        assert LevelAgent(level, seed=i).policy(state) == LevelAgent(level, seed=i).policy(other)
 
 
 def test_just4fun_decisions_ignore_hands_and_draw_order_drawn_by_hand() -> None:
@@ -168,10 +185,13 @@ def test_agent_strings() -> None:
     # One set of defaults: the classes' own, whoever parses the name.
     assert agent_from_string("flat", seed=1).rollouts == FlatMonteCarloAgent(seed=1).rollouts
     assert agent_from_string("ismcts", seed=1).iterations == ISMCTSAgent(seed=1).iterations
-    assert set(agents.AGENTS) == set(_search.KINDS)
+    # Every compiled kind has its class, and the levels theirs.
+    assert set(agents.AGENTS) == set(_search.KINDS) | {"level"}
+    assert repr(agent_from_string("expert:0.5s", seed=2)) == \
+        "ExpertAgent(iterations=None, time_limit=0.5, exploration=0.7, seed=2)"
     for cls in agents.AGENTS.values():          # each class reads the names it lists
         for form in cls.forms:
-            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7")
+            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7").replace("LEVEL", "3")
             assert type(agent_from_string(name.replace("SECONDS", "0.5"), seed=1)) is cls
             assert form in agents.GRAMMAR
     for bad in ("", "minimax", "ismcts:x", "flat:0", "ismcts:-1", "random:3", "greedy:",
@@ -180,7 +200,8 @@ def test_agent_strings() -> None:
                 " random", "random ", "RANDOM", "Ismcts:10", "ismcts: 10", "ismcts :10",
                 "ismcts:+10", "ismcts:1_000", "flat:\u0661\u0662", "ismcts:\uff11\uff10",
                 "ismcts:0.5 s", "ismcts:0.5S", "ismcts:99999999999999999999999999",
-                "ismcts:100000000000s", "flat:10000001"):
+                "ismcts:100000000000s", "flat:10000001", "level", "level:", "level:0",
+                "level:6", "level:1.5", "level:+1", "Level:1", "level: 1", "level:\u0661"):
         with pytest.raises(ConfigurationError):
             agent_from_string(bad)
     for wrong in (None, 3, b"random", ["random"]):
@@ -398,3 +419,54 @@ def test_interrupt_stops_the_searches_of_other_threads() -> None:
     assert not any(t.is_alive() for t in threads)
     assert len(caught) == 2
     assert ISMCTSAgent(200, seed=1).act(state) in state.legal_actions()
+
+
+def test_levels_name_an_agent_of_the_ladder_per_game() -> None:
+    """``level:N`` plays as ``LEVELS[game][N - 1]``: the same decisions from the same seed."""
+    assert set(LEVELS) == set(boardcore.GAMES)
+    for name in boardcore.GAMES:
+        state = positions(name, 1)[0]
+        for level in LevelAgent.LEVELS:
+            agent = agent_from_string(f"level:{level}", seed=3)
+            assert isinstance(agent, LevelAgent) and agent.level == level
+            assert repr(agent) == f"LevelAgent(level={level}, seed=3)"
+            same = agent_from_string(LEVELS[name][level - 1], seed=3)
+            assert agent.act(state) == same.act(state)
+            assert agent.policy(state) == same.policy(state)
+            assert repr(agent.agent_for(name)) == repr(same)
+    with pytest.raises(ConfigurationError, match="no levels"):
+        LevelAgent(1).agent_for("chess")
+    for bad in (0, 6, -1, 10**40):
+        with pytest.raises(ConfigurationError, match=r"level must be in 1\.\.5"):
+            LevelAgent(bad)
+    for wrong in ("3", 3.0, None):
+        with pytest.raises(TypeError):
+            LevelAgent(wrong)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="boardcore state"):
+        LevelAgent(2).act("state")  # type: ignore[arg-type]
+
+
+def test_a_level_copies_and_pickles_with_its_decisions() -> None:
+    state = boardcore.make("fool", players=4).new_state(seed=3)
+    agent = LevelAgent(3, seed=8)
+    agent.act(state)
+    twins = [pickle.loads(pickle.dumps(agent)), copy.deepcopy(agent), copy.copy(agent)]
+    expected = agent.policy(state)
+    for twin in twins:
+        assert repr(twin) == repr(agent) and twin.policy(state) == expected
+
+
+def test_estimates_are_the_searchs_visits_and_mean_results() -> None:
+    state = boardcore.make("three_or_more", players=2).new_state(seed=3)
+    found = ISMCTSAgent(500, seed=2).estimates(state)
+    assert sorted(found) == state.legal_actions()
+    assert sum(v for v, _ in found.values()) == 500          # one root child per iteration
+    assert {a: v for a, (v, _) in found.items()} == ISMCTSAgent(500, seed=2).visits(state)
+    assert all(0 <= mean <= 1 for _, mean in found.values())
+    assert all(mean == 0 for v, mean in found.values() if v == 0)
+    assert any(0 < mean < 1 for _, mean in found.values())
+    assert LevelAgent(5, seed=2).estimates(state) == agent_from_string(
+        LEVELS["three_or_more"][4], seed=2).estimates(state)
+    for agent in (RandomAgent(), GreedyAgent(), FlatMonteCarloAgent(3)):
+        with pytest.raises(ConfigurationError, match="no search tree"):
+            agent._searcher.estimates(state)

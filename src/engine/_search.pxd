@@ -27,7 +27,8 @@ cdef enum:
     AGENT_GREEDY = 1            # the largest immediate gain in score, ties at random
     AGENT_FLAT = 2              # flat Monte Carlo: the best mean result of its play-outs
     AGENT_ISMCTS = 3            # information-set MCTS: the most visited root child
-    N_KINDS = 4
+    AGENT_EXPERT = 4            # IS-MCTS whose play-outs are the greedy player's
+    N_KINDS = 5
 
 ctypedef struct agent_t:
     int kind                    # AGENT_*
@@ -39,7 +40,7 @@ ctypedef struct agent_t:
 # by its owner (a ``Work``) and reused: nothing large lives on the thread's stack, so a
 # search runs in a thread of a 64 KiB stack.
 ctypedef struct work_t:
-    char *scratch               # three positions: a private root, and two to play on
+    char *scratch               # four positions: a private root, and three to play on
     size_t state_size           # the largest position ``scratch`` holds
     node_t *nodes               # the search tree's pool
     Py_ssize_t cap              # its nodes
@@ -49,6 +50,7 @@ ctypedef struct work_t:
     uint32_t *visits            # MAX_ACTIONS: the root children's visits, by action
     int32_t *path               # MAX_DEPTH: the nodes of one descent
     double *value               # MAX_ACTIONS: each legal action's value (what act weighs)
+    double *mean                # MAX_ACTIONS: the root children's mean results, by action
     bint watch                  # look for signals and interrupts (a Python caller's)
     int interrupted             # a look found one (INTERRUPTED_*): the decision is void
     long long deadline          # the monotonic clock (ns) a search stops at; 0: none
@@ -76,7 +78,7 @@ cdef class Searcher:
     cdef uint64_t made          # decisions made
     cdef readonly Work work
     cdef Py_ssize_t searched    # the last ISMCTS search's iterations
-    cdef object _decide(self, object state, bint weigh)
+    cdef object _decide(self, object state, int mode)
 
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil

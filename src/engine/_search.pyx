@@ -1,9 +1,10 @@
 # The agents, written once over the kernel table: every game at once.
 #
-# Four kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo and
-# information-set MCTS.  ``evaluate`` weighs every legal action as a kind does and
-# ``choose`` picks the action it plays; the Python agents (``Searcher``) and the
-# vectorised environments' opponents (``_vector.pyx``) both decide through them.
+# Five kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo,
+# information-set MCTS and the expert (IS-MCTS with the greedy player's play-outs).
+# ``evaluate`` weighs every legal action as a kind does and ``choose`` picks the action
+# it plays; the Python agents (``Searcher``) and the vectorised environments' opponents
+# (``_vector.pyx``) both decide through them.
 #
 # Every kind but the random player decides for the seat to act from that seat's
 # information only: each sample of the position is a determinization (the kernel's
@@ -14,8 +15,9 @@
 # Information-set MCTS (single observer; Cowling, Powley & Whitehouse 2012): each
 # iteration determinizes the root, descends the one tree over the actions legal in that
 # determinization -- UCB with availability counts, ``r/v + c*sqrt(ln(a)/v)`` -- expands one
-# untried action, plays out with the game's compiled random play-out and backs up every
-# seat's result (``results``) into the nodes whose move that seat made.  Nodes live in
+# untried action, plays out with the game's compiled random play-out (the expert: with
+# the greedy player's moves, ``_greedy_play_out``) and backs up every seat's result
+# (``results``) into the nodes whose move that seat made.  Nodes live in
 # one preallocated array (``node_t``, 32 bytes) that the caller keeps between moves.
 #
 # A decision runs without the GIL on private memory (a ``Work``).  A Python caller's
@@ -24,7 +26,8 @@
 # ``interrupt()`` was called since it began.
 cimport cython
 from libc.math cimport INFINITY, isfinite, log, sqrt
-from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport (INT64_MIN, int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
+                          uint64_t)
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
@@ -72,17 +75,21 @@ cdef enum:
     LOOK_NS = 50_000_000        # how often a Python caller's decision runs the handlers
     INTERRUPTED_SIGNAL = 1      # a signal handler raised: its exception is pending
     INTERRUPTED_CALL = 2        # interrupt() was called
+    DECIDE_ACT = 0              # Searcher._decide's modes: the action played,
+    DECIDE_VALUES = 1           # each legal action's value,
+    DECIDE_ESTIMATES = 2        # each legal action's root visits and mean result
 
 
 #: The agent kinds' names, by kind number (``AGENT_*``).
-KINDS = ("random", "greedy", "flat", "ismcts")
+KINDS = ("random", "greedy", "flat", "ismcts", "expert")
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
 #: Nodes a search may grow to (32 MiB): a time limit alone, or more iterations.
 MAX_NODES = POOL_NODES
 #: The budgets' names and ranges, by kind: play-outs per action, iterations.
 BUDGETS = {AGENT_FLAT: ("rollouts", 1, 10_000_000),
-           AGENT_ISMCTS: ("iterations", 1, 100_000_000)}
+           AGENT_ISMCTS: ("iterations", 1, 100_000_000),
+           AGENT_EXPERT: ("iterations", 1, 100_000_000)}
 #: The longest time limit, in seconds, and the largest UCB constant.
 MAX_SECONDS = 86400
 MAX_EXPLORATION = 100
@@ -102,8 +109,10 @@ cdef class Work:
         self.w.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
         self.w.path = <int32_t *>malloc(MAX_DEPTH * sizeof(int32_t))
         self.w.value = <double *>malloc(MAX_ACTIONS * sizeof(double))
+        self.w.mean = <double *>malloc(MAX_ACTIONS * sizeof(double))
         if (self.w.legal == NULL or self.w.moves == NULL or self.w.untried == NULL
-                or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL):
+                or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL
+                or self.w.mean == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -115,6 +124,7 @@ cdef class Work:
         free(self.w.visits)
         free(self.w.path)
         free(self.w.value)
+        free(self.w.mean)
 
     cdef bint take(self) noexcept:
         # Take it for one call; False if another call has it.
@@ -129,7 +139,7 @@ cdef class Work:
         cdef char *scratch
         cdef node_t *grown
         if state_size > self.w.state_size:
-            scratch = <char *>realloc(self.w.scratch, 3 * state_size)
+            scratch = <char *>realloc(self.w.scratch, 4 * state_size)
             if scratch == NULL:
                 raise MemoryError()
             self.w.scratch = scratch
@@ -156,7 +166,7 @@ cdef class Work:
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil:
     """The nodes a decision of ``agent`` may grow its tree to (0: it needs no tree)."""
-    if agent.kind != AGENT_ISMCTS:
+    if agent.kind != AGENT_ISMCTS and agent.kind != AGENT_EXPERT:
         return 0
     if agent.budget == 0 or agent.budget >= POOL_NODES:
         return POOL_NODES
@@ -212,6 +222,57 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     while i >= 0 and (nodes[i].parent != parent or nodes[i].action != action):
         i = nodes[i].next_in_bucket
     return i
+
+
+cdef inline int _keep_best(int64_t gain, int64_t *most, uint16_t *ties, int t,
+                           uint16_t action) noexcept nogil:
+    # The greedy choice, one action at a time: the ``t`` actions of the largest gain so
+    # far (``most``) are the first of ``ties`` (which may be the list being read).
+    if gain > most[0]:
+        most[0] = gain
+        t = 0
+    if gain == most[0]:
+        ties[t] = action
+        t += 1
+    return t
+
+
+cdef void _greedy_play_out(const kernel_t *k, char *s, rng_t *rng, work_t *w) noexcept nogil:
+    # The expert's play-out: every seat in turn plays the greedy player's move, the largest
+    # immediate gain in its own score (a move that ends the game: the most for a winner,
+    # the least for a loser), ties at random.  Each move is tried on ``trial``, the
+    # scratch's fourth position; the legal moves and the ties reuse the descent's lists.
+    cdef char *trial = w.scratch + 3 * w.state_size
+    cdef uint16_t *legal = w.moves
+    cdef uint16_t *ties = w.untried
+    cdef int64_t before[MAX_PLAYERS]
+    cdef int64_t after[MAX_PLAYERS]
+    cdef uint8_t won[MAX_PLAYERS]
+    cdef int64_t gain, most
+    cdef int seat, n, i, t, a
+    while True:
+        seat = k.current(s)
+        if seat < 0:
+            return
+        n = k.legal(s, legal)
+        if n == 1:
+            a = legal[0]
+        else:
+            k.scores(s, before)
+            most = INT64_MIN
+            t = 0
+            for i in range(n):
+                memcpy(trial, s, k.state_size)
+                k.apply(trial, legal[i])
+                if k.current(trial) < 0:
+                    k.winners(trial, won)
+                    gain = (<int64_t>1 << 40) if won[seat] else -(<int64_t>1 << 40)
+                else:
+                    k.scores(trial, after)
+                    gain = after[seat] - before[seat]
+                t = _keep_best(gain, &most, ties, t, legal[i])
+            a = ties[rng_bounded(rng, <uint32_t>t)]
+        k.apply(s, a)
 
 
 cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
@@ -296,7 +357,10 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
             node = best
             path[depth] = node
             depth += 1
-        k.play_out(buf, rng, NULL)
+        if agent.kind == AGENT_EXPERT:
+            _greedy_play_out(k, <char *>buf, rng, w)
+        else:
+            k.play_out(buf, rng, NULL)
         results(k, buf, r)
         for i in range(depth):
             node = path[i]
@@ -307,6 +371,8 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     for b in range(1, used):
         if nodes[b].parent == 0:
             w.visits[nodes[b].action] = nodes[b].visits
+            w.mean[nodes[b].action] = (nodes[b].reward / nodes[b].visits
+                                       if nodes[b].visits else 0.0)
     w.iterations = it
 
 
@@ -335,7 +401,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     ``w.value[i]`` is what the agent weighs action ``w.legal[i]`` by: 1 each (random),
     the immediate gain in the game's own score on one determinization (greedy), the mean
     result of ``budget`` play-outs, each from a fresh determinization (flat), the root
-    child's visits (ISMCTS).  Return the largest.
+    child's visits (ISMCTS, expert).  Return the largest.
     """
     cdef int seat = k.current(state), i
     cdef Py_ssize_t played = 0
@@ -373,6 +439,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     else:
         for i in range(n):
             w.visits[w.legal[i]] = 0
+            w.mean[w.legal[i]] = 0.0
         _ismcts(k, state, seat, agent, rng, w)
         for i in range(n):
             w.value[i] = w.visits[w.legal[i]]
@@ -407,12 +474,7 @@ cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_
         _greedy_root(k, state, seat, rng, one, before)
         for i in range(n):
             gain = _gain(k, one, two, legal[i], seat, before)
-            if gain > most:
-                most = gain
-                ties = 0
-            if gain == most:
-                legal[ties] = legal[i]
-                ties += 1
+            ties = _keep_best(gain, &most, legal, ties, legal[i])
         return legal[rng_bounded(rng, <uint32_t>ties)]
     top = _evaluate(k, state, agent, rng, w, n)
     i = 0
@@ -450,9 +512,9 @@ cdef class Searcher:
 
     Decision ``i`` draws from ``derive_seed(seed, STREAM_DECISION, i)``; every decision
     (``act`` or ``values``) counts one.  ``kind`` is one of ``KINDS``; ``budget`` the
-    play-outs per action (flat) or iterations (ISMCTS, ``None``: no limit), ``time_limit``
-    seconds per decision (ISMCTS, ``None``: none), ``exploration`` the UCB constant
-    (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
+    play-outs per action (flat) or iterations (ISMCTS and the expert, ``None``: no limit),
+    ``time_limit`` seconds per decision (the same two, ``None``: none), ``exploration`` the
+    UCB constant (the same two); the other kinds take ``None``, ``None`` and ``0``.
     """
 
     def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
@@ -463,14 +525,14 @@ cdef class Searcher:
         i = KINDS.index(kind)
         if i in BUDGETS:
             name, low, high = BUDGETS[i]
-            if budget is not None or i != AGENT_ISMCTS or time_limit is None:
+            if budget is not None or i < AGENT_ISMCTS or time_limit is None:
                 budget = check_int(budget, name)
                 if not low <= budget <= high:
                     raise ConfigurationError(f"{name} must be in {low}..{high}, not "
                                              f"{quote(budget)}")
         elif budget is not None:
             raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
-        if time_limit is not None and i != AGENT_ISMCTS:
+        if time_limit is not None and i < AGENT_ISMCTS:
             raise ConfigurationError(f"the {kind} agent takes no time limit")
         self.agent.time_limit = (0.0 if time_limit is None
                                  else _number(time_limit, "time_limit", MAX_SECONDS, True))
@@ -527,13 +589,21 @@ cdef class Searcher:
 
     def act(self, state):
         """Return the action the agent plays for ``state``'s seat to act."""
-        return self._decide(state, False)
+        return self._decide(state, DECIDE_ACT)
 
     def values(self, state):
         """Return what the agent weighs each legal action of ``state`` by (``_evaluate``)."""
-        return self._decide(state, True)
+        return self._decide(state, DECIDE_VALUES)
 
-    cdef object _decide(self, object state, bint weigh):
+    def estimates(self, state):
+        """Search (ISMCTS, expert) and return each legal action's root visits and mean
+        result for the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
+        if tree_nodes(&self.agent) == 0:
+            raise ConfigurationError(f"the {self.kind} agent grows no search tree to estimate "
+                                     "from")
+        return self._decide(state, DECIDE_ESTIMATES)
+
+    cdef object _decide(self, object state, int mode):
         cdef EngineState st
         cdef const kernel_t *k
         cdef Work work
@@ -568,7 +638,7 @@ cdef class Searcher:
             w.next_look = boardcore_now_ns() + LOOK_NS
             w.iterations = 0
             with nogil:
-                if weigh:
+                if mode != DECIDE_ACT:
                     n = k.legal(w.scratch, w.legal)
                     _evaluate(k, w.scratch, &self.agent, &rng, w, n)
                 else:
@@ -578,7 +648,9 @@ cdef class Searcher:
             if w.interrupted == INTERRUPTED_CALL:
                 raise KeyboardInterrupt("the search was interrupted")
             self.searched = w.iterations
-            if weigh:
+            if mode == DECIDE_ESTIMATES:
+                return {w.legal[i]: (int(w.value[i]), w.mean[w.legal[i]]) for i in range(n)}
+            if mode == DECIDE_VALUES:
                 return {w.legal[i]: w.value[i] for i in range(n)}
             return action
         finally:
