@@ -23,7 +23,6 @@ from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
     LEVELS,
-    ExpertAgent,
     FlatMonteCarloAgent,
     GreedyAgent,
     ISMCTSAgent,
@@ -40,7 +39,6 @@ AGENTS = [
     lambda seed: GreedyAgent(seed=seed),
     lambda seed: FlatMonteCarloAgent(4, seed=seed),
     lambda seed: ISMCTSAgent(iterations=150, seed=seed),
-    lambda seed: ExpertAgent(iterations=60, seed=seed),
 ]
 
 
@@ -101,8 +99,6 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
         assert (ISMCTSAgent(200, seed=i).estimates(state)
                 == ISMCTSAgent(200, seed=i).estimates(other))
-        assert (ExpertAgent(60, seed=i).estimates(state)
-                == ExpertAgent(60, seed=i).estimates(other))
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
@@ -187,8 +183,6 @@ def test_agent_strings() -> None:
     assert agent_from_string("ismcts", seed=1).iterations == ISMCTSAgent(seed=1).iterations
     # Every compiled kind has its class, and the levels theirs.
     assert set(agents.AGENTS) == set(_search.KINDS) | {"level"}
-    assert repr(agent_from_string("expert:0.5s", seed=2)) == \
-        "ExpertAgent(iterations=None, time_limit=0.5, exploration=0.7, seed=2)"
     for cls in agents.AGENTS.values():          # each class reads the names it lists
         for form in cls.forms:
             name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7").replace("LEVEL", "3")

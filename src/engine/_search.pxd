@@ -27,8 +27,7 @@ cdef enum:
     AGENT_GREEDY = 1            # the largest immediate gain in score, ties at random
     AGENT_FLAT = 2              # flat Monte Carlo: the best mean result of its play-outs
     AGENT_ISMCTS = 3            # information-set MCTS: the most visited root child
-    AGENT_EXPERT = 4            # IS-MCTS whose play-outs are the greedy player's
-    N_KINDS = 5
+    N_KINDS = 4
 
 ctypedef struct agent_t:
     int kind                    # AGENT_*
@@ -40,7 +39,7 @@ ctypedef struct agent_t:
 # by its owner (a ``Work``) and reused: nothing large lives on the thread's stack, so a
 # search runs in a thread of a 64 KiB stack.
 ctypedef struct work_t:
-    char *scratch               # four positions: a private root, and three to play on
+    char *scratch               # three positions: a private root, and two to play on
     size_t state_size           # the largest position ``scratch`` holds
     node_t *nodes               # the search tree's pool
     Py_ssize_t cap              # its nodes

@@ -1,10 +1,9 @@
 # The agents, written once over the kernel table: every game at once.
 #
-# Five kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo,
-# information-set MCTS and the expert (IS-MCTS with the greedy player's play-outs).
-# ``evaluate`` weighs every legal action as a kind does and ``choose`` picks the action
-# it plays; the Python agents (``Searcher``) and the vectorised environments' opponents
-# (``_vector.pyx``) both decide through them.
+# Four kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo and
+# information-set MCTS.  ``evaluate`` weighs every legal action as a kind does and
+# ``choose`` picks the action it plays; the Python agents (``Searcher``) and the
+# vectorised environments' opponents (``_vector.pyx``) both decide through them.
 #
 # Every kind but the random player decides for the seat to act from that seat's
 # information only: each sample of the position is a determinization (the kernel's
@@ -15,9 +14,8 @@
 # Information-set MCTS (single observer; Cowling, Powley & Whitehouse 2012): each
 # iteration determinizes the root, descends the one tree over the actions legal in that
 # determinization -- UCB with availability counts, ``r/v + c*sqrt(ln(a)/v)`` -- expands one
-# untried action, plays out with the game's compiled random play-out (the expert: with
-# the greedy player's moves, ``_greedy_play_out``) and backs up every seat's result
-# (``results``) into the nodes whose move that seat made.  Nodes live in
+# untried action, plays out with the game's compiled random play-out and backs up every
+# seat's result (``results``) into the nodes whose move that seat made.  Nodes live in
 # one preallocated array (``node_t``, 32 bytes) that the caller keeps between moves.
 #
 # A decision runs without the GIL on private memory (a ``Work``).  A Python caller's
@@ -26,8 +24,7 @@
 # ``interrupt()`` was called since it began.
 cimport cython
 from libc.math cimport INFINITY, isfinite, log, sqrt
-from libc.stdint cimport (INT64_MIN, int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
-                          uint64_t)
+from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
@@ -81,15 +78,14 @@ cdef enum:
 
 
 #: The agent kinds' names, by kind number (``AGENT_*``).
-KINDS = ("random", "greedy", "flat", "ismcts", "expert")
+KINDS = ("random", "greedy", "flat", "ismcts")
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
 #: Nodes a search may grow to (32 MiB): a time limit alone, or more iterations.
 MAX_NODES = POOL_NODES
 #: The budgets' names and ranges, by kind: play-outs per action, iterations.
 BUDGETS = {AGENT_FLAT: ("rollouts", 1, 10_000_000),
-           AGENT_ISMCTS: ("iterations", 1, 100_000_000),
-           AGENT_EXPERT: ("iterations", 1, 100_000_000)}
+           AGENT_ISMCTS: ("iterations", 1, 100_000_000)}
 #: The longest time limit, in seconds, and the largest UCB constant.
 MAX_SECONDS = 86400
 MAX_EXPLORATION = 100
@@ -139,7 +135,7 @@ cdef class Work:
         cdef char *scratch
         cdef node_t *grown
         if state_size > self.w.state_size:
-            scratch = <char *>realloc(self.w.scratch, 4 * state_size)
+            scratch = <char *>realloc(self.w.scratch, 3 * state_size)
             if scratch == NULL:
                 raise MemoryError()
             self.w.scratch = scratch
@@ -166,7 +162,7 @@ cdef class Work:
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil:
     """The nodes a decision of ``agent`` may grow its tree to (0: it needs no tree)."""
-    if agent.kind != AGENT_ISMCTS and agent.kind != AGENT_EXPERT:
+    if agent.kind != AGENT_ISMCTS:
         return 0
     if agent.budget == 0 or agent.budget >= POOL_NODES:
         return POOL_NODES
@@ -222,57 +218,6 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     while i >= 0 and (nodes[i].parent != parent or nodes[i].action != action):
         i = nodes[i].next_in_bucket
     return i
-
-
-cdef inline int _keep_best(int64_t gain, int64_t *most, uint16_t *ties, int t,
-                           uint16_t action) noexcept nogil:
-    # The greedy choice, one action at a time: the ``t`` actions of the largest gain so
-    # far (``most``) are the first of ``ties`` (which may be the list being read).
-    if gain > most[0]:
-        most[0] = gain
-        t = 0
-    if gain == most[0]:
-        ties[t] = action
-        t += 1
-    return t
-
-
-cdef void _greedy_play_out(const kernel_t *k, char *s, rng_t *rng, work_t *w) noexcept nogil:
-    # The expert's play-out: every seat in turn plays the greedy player's move, the largest
-    # immediate gain in its own score (a move that ends the game: the most for a winner,
-    # the least for a loser), ties at random.  Each move is tried on ``trial``, the
-    # scratch's fourth position; the legal moves and the ties reuse the descent's lists.
-    cdef char *trial = w.scratch + 3 * w.state_size
-    cdef uint16_t *legal = w.moves
-    cdef uint16_t *ties = w.untried
-    cdef int64_t before[MAX_PLAYERS]
-    cdef int64_t after[MAX_PLAYERS]
-    cdef uint8_t won[MAX_PLAYERS]
-    cdef int64_t gain, most
-    cdef int seat, n, i, t, a
-    while True:
-        seat = k.current(s)
-        if seat < 0:
-            return
-        n = k.legal(s, legal)
-        if n == 1:
-            a = legal[0]
-        else:
-            k.scores(s, before)
-            most = INT64_MIN
-            t = 0
-            for i in range(n):
-                memcpy(trial, s, k.state_size)
-                k.apply(trial, legal[i])
-                if k.current(trial) < 0:
-                    k.winners(trial, won)
-                    gain = (<int64_t>1 << 40) if won[seat] else -(<int64_t>1 << 40)
-                else:
-                    k.scores(trial, after)
-                    gain = after[seat] - before[seat]
-                t = _keep_best(gain, &most, ties, t, legal[i])
-            a = ties[rng_bounded(rng, <uint32_t>t)]
-        k.apply(s, a)
 
 
 cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
@@ -357,10 +302,7 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
             node = best
             path[depth] = node
             depth += 1
-        if agent.kind == AGENT_EXPERT:
-            _greedy_play_out(k, <char *>buf, rng, w)
-        else:
-            k.play_out(buf, rng, NULL)
+        k.play_out(buf, rng, NULL)
         results(k, buf, r)
         for i in range(depth):
             node = path[i]
@@ -401,7 +343,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     ``w.value[i]`` is what the agent weighs action ``w.legal[i]`` by: 1 each (random),
     the immediate gain in the game's own score on one determinization (greedy), the mean
     result of ``budget`` play-outs, each from a fresh determinization (flat), the root
-    child's visits (ISMCTS, expert).  Return the largest.
+    child's visits (ISMCTS).  Return the largest.
     """
     cdef int seat = k.current(state), i
     cdef Py_ssize_t played = 0
@@ -474,7 +416,12 @@ cdef int choose(const kernel_t *k, const void *state, const agent_t *agent, rng_
         _greedy_root(k, state, seat, rng, one, before)
         for i in range(n):
             gain = _gain(k, one, two, legal[i], seat, before)
-            ties = _keep_best(gain, &most, legal, ties, legal[i])
+            if gain > most:
+                most = gain
+                ties = 0
+            if gain == most:
+                legal[ties] = legal[i]
+                ties += 1
         return legal[rng_bounded(rng, <uint32_t>ties)]
     top = _evaluate(k, state, agent, rng, w, n)
     i = 0
@@ -512,9 +459,9 @@ cdef class Searcher:
 
     Decision ``i`` draws from ``derive_seed(seed, STREAM_DECISION, i)``; every decision
     (``act`` or ``values``) counts one.  ``kind`` is one of ``KINDS``; ``budget`` the
-    play-outs per action (flat) or iterations (ISMCTS and the expert, ``None``: no limit),
-    ``time_limit`` seconds per decision (the same two, ``None``: none), ``exploration`` the
-    UCB constant (the same two); the other kinds take ``None``, ``None`` and ``0``.
+    play-outs per action (flat) or iterations (ISMCTS, ``None``: no limit), ``time_limit``
+    seconds per decision (ISMCTS, ``None``: none), ``exploration`` the UCB constant
+    (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
     """
 
     def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
@@ -525,14 +472,14 @@ cdef class Searcher:
         i = KINDS.index(kind)
         if i in BUDGETS:
             name, low, high = BUDGETS[i]
-            if budget is not None or i < AGENT_ISMCTS or time_limit is None:
+            if budget is not None or i != AGENT_ISMCTS or time_limit is None:
                 budget = check_int(budget, name)
                 if not low <= budget <= high:
                     raise ConfigurationError(f"{name} must be in {low}..{high}, not "
                                              f"{quote(budget)}")
         elif budget is not None:
             raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
-        if time_limit is not None and i < AGENT_ISMCTS:
+        if time_limit is not None and i != AGENT_ISMCTS:
             raise ConfigurationError(f"the {kind} agent takes no time limit")
         self.agent.time_limit = (0.0 if time_limit is None
                                  else _number(time_limit, "time_limit", MAX_SECONDS, True))
@@ -596,8 +543,8 @@ cdef class Searcher:
         return self._decide(state, DECIDE_VALUES)
 
     def estimates(self, state):
-        """Search (ISMCTS, expert) and return each legal action's root visits and mean
-        result for the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
+        """Search (ISMCTS) and return each legal action's root visits and mean result for
+        the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
         if tree_nodes(&self.agent) == 0:
             raise ConfigurationError(f"the {self.kind} agent grows no search tree to estimate "
                                      "from")

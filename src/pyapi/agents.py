@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 __all__ = [
     "LEVELS",
     "Agent",
-    "ExpertAgent",
     "FlatMonteCarloAgent",
     "GreedyAgent",
     "ISMCTSAgent",
@@ -276,25 +275,7 @@ class ISMCTSAgent(_Compiled):
                 f"exploration={self.exploration}, seed={self.seed})")
 
 
-class ExpertAgent(ISMCTSAgent):
-    """IS-MCTS whose play-outs are the greedy player's: the strongest agent, measured.
-
-    The same search as ``ISMCTSAgent`` (same settings, same tree), but each play-out
-    plays, for every seat in turn, the move of the largest immediate gain in the game's
-    own score (ties at random; a move that ends the game counts as the most for a winner)
-    where ``ISMCTSAgent`` plays random moves.  A play-out costs several times as much, so
-    it runs fewer iterations in the same time; docs/agents.md says what it gains, game by
-    game, at equal time per move.
-    """
-
-    kind = "expert"
-    forms = ("expert", "expert:ITERATIONS", "expert:SECONDSs")
-
-    def __repr__(self) -> str:
-        return "Expert" + super().__repr__().removeprefix("ISMCTS")
-
-
-CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent | ExpertAgent
+CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
 
 #: The agents of the difficulty levels 1..5 (``level:N``), per game: chosen from each
 #: game's ladder in docs/agents.md so that neighbouring levels are about 150-250 Elo
@@ -394,8 +375,7 @@ AnyAgent = CompiledAgent | LevelAgent
 #: The agent classes by the kind ``agent_from_string`` names them by.
 AGENTS: dict[str, type[AnyAgent]] = {
     cls.kind: cls
-    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, ExpertAgent,
-                LevelAgent)
+    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, LevelAgent)
 }
 _FORMS = [form for cls in AGENTS.values() for form in cls.forms]
 #: Every name ``agent_from_string`` reads, for messages.
@@ -409,7 +389,6 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
     per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
     default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``),
-    ``expert``, ``expert:N``, ``expert:Ts`` (``ExpertAgent``, read as ``ismcts``),
     ``level:N`` (difficulty level ``N``, 1..5: ``LevelAgent``).  The defaults are the
     agent classes' own, and each class reads its own names.
 
