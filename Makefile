@@ -19,11 +19,13 @@ FUZZ_FLAGS ?=
 # make sanitize: the debug build with AddressSanitizer and UBSan, in a venv of its own.
 # libstdc++ is preloaded with libasan so that ASan finds the C++ runtime at start-up (a
 # C++ exception thrown by an extension, matplotlib's ft2font, trips ASan otherwise), and
-# pytest captures sys.stderr only, so that a sanitizer's report is printed, not lost.
+# pytest captures sys.stderr only, so that a sanitizer's report is printed, not lost; an
+# allocation too big for memory returns NULL, as it does without ASan, so that the tests
+# of refused impossible allocations run here too.
 SANITIZE_VENV ?= .venv-sanitize
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
 SANITIZE_ENV = LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'

@@ -32,7 +32,7 @@ from boardcore.agents import (
 )
 from boardcore.errors import ConfigurationError, IllegalActionError
 from tests.conftest import player_counts, random_walk, set_up
-from tests.test_cli_process import _wait_for_cpu
+from tests.test_cli_process import _wait_past_imports
 
 AGENTS = [
     lambda seed: RandomAgent(seed=seed),
@@ -88,12 +88,19 @@ def test_policy_covers_the_legal_actions(name: str) -> None:
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
 def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
-    """Two positions that differ only in hidden parts get the same decisions."""
+    """Two positions that differ only in hidden parts get the same decisions.
+
+    Both are set-up positions (what ``determinize`` gives), so that neither knows more of
+    the past than the other: a Just4Fun state reached by play knows what its last
+    reshuffle made public, a set-up position nothing of that (its page, "Set-up
+    positions"); test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards
+    compares two that both know it.
+    """
     for i, state in enumerate(positions(name)):
         seat = state.current_player
+        state = set_up(state.game, state.to_dict())     # itself, as a set-up position
         other = _search.determinize(state, seat, seed=i + 77)
         assert other.view(seat) == state.view(seat)
-        assert other.to_dict() != state.to_dict() or i == 0
         for make_agent in AGENTS[1:]:
             assert make_agent(i).act(state) == make_agent(i).act(other), make_agent(0)
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
@@ -129,6 +136,15 @@ def _chi_square_critical(df: int) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
+def _assert_uniform(seen: Counter[Any], expected: Counter[Any]) -> None:
+    """``seen`` samples fall on ``expected``'s outcomes in its proportions (chi-square)."""
+    samples, total = sum(seen.values()), sum(expected.values())
+    assert set(seen) <= set(expected)
+    chi2 = sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
+               for k, v in expected.items())
+    assert chi2 < _chi_square_critical(len(expected) - 1), (chi2, len(expected))
+
+
 def test_just4fun_determinizations_are_uniform() -> None:
     """A late position with six unseen cards: every consistent deal as often as it should."""
     game = boardcore.make("just4fun", players=2)
@@ -148,11 +164,91 @@ def test_just4fun_determinizations_are_uniform() -> None:
     for i in range(samples):
         d = _search.determinize(state, 0, seed=i).to_dict()
         seen[(tuple(d["hands"][1]), tuple(d["draw_pile"]))] += 1
-    assert set(seen) <= set(expected)
-    total = sum(expected.values())
-    chi2 = sum((seen[k] - samples * v / total) ** 2 / (samples * v / total)
-               for k, v in expected.items())
-    assert chi2 < _chi_square_critical(len(expected) - 1), (chi2, len(expected))
+    _assert_uniform(seen, expected)
+
+
+def _just_reshuffled(players: int, seed: int = 3, rng: list[int] | None = None) -> Any:
+    """A Just4Fun position right after a reshuffle (J9), and what it made public.
+
+    Set up with one card left in the draw pile, then seat 0 plays two cards: it draws
+    that card, the discard pile (every card but the hands, the two just played included:
+    ``pile``) is shuffled into the draw pile, and it draws one card from it.  Returns the
+    state, ``pile`` (the cards of the new draw pile, as every seat saw them) and the
+    cards the mover held before it drew from that pile (``kept``).
+    """
+    game = boardcore.make("just4fun", players=players)
+    doc = game.new_state(seed=seed).to_dict()
+    doc["discard_pile"], doc["draw_pile"] = sorted(doc["draw_pile"][:-1]), doc["draw_pile"][-1:]
+    if rng is not None:
+        doc["rng"] = rng
+    state = set_up(game, doc)
+    play = next(a for a in state.legal_actions() if state.action_to_str(a).count("+") == 1)
+    played = [int(v) for v in state.action_to_str(play).split("+")]
+    kept = Counter(doc["hands"][0]) - Counter(played) + Counter(doc["draw_pile"])
+    pile = Counter(doc["discard_pile"]) + Counter(played)
+    state.apply(play)
+    after = state.to_dict()
+    assert len(after["draw_pile"]) == sum(pile.values()) - 1 and not after["discard_pile"]
+    assert state.current_player == 1
+    return state, pile, kept
+
+
+def test_just4fun_determinizations_keep_what_a_reshuffle_revealed() -> None:
+    """Right after a reshuffle every sample keeps what every seat saw, uniformly.
+
+    Issue 22, item 12: 592 of 600 samples put cards in the draw pile that every seat
+    knew were not there.  For seat 1 (2 players) the mover holds the three cards it had
+    before the reshuffle (the only unseen cards not of the reshuffled pile) and one card
+    of that pile, each card of it alike; the draw pile is the rest of the pile.  With a
+    third seat, which has not drawn since, the cards held from before are shared
+    between it and the mover at random.
+    """
+    state, pile, kept = _just_reshuffled(2)
+    expected = Counter({tuple(sorted((kept + Counter([v])).elements())): n
+                        for v, n in pile.items()})
+    samples = 4000
+    seen: Counter[tuple[int, ...]] = Counter()
+    for i in range(samples):
+        d = _search.determinize(state, 1, seed=i).to_dict()
+        drew = Counter(pile) - Counter(d["draw_pile"])
+        assert sum(drew.values()) == 1 and Counter(d["draw_pile"]) + drew == pile, i
+        assert Counter(d["hands"][0]) == kept + drew, i
+        seen[tuple(d["hands"][0])] += 1
+    _assert_uniform(seen, expected)
+    # The mover itself knows the card it drew: its samples' draw pile is the pile less it.
+    mine = Counter(state.to_dict()["hands"][0]) - kept
+    for i in range(50):
+        d = _search.determinize(state, 0, seed=i).to_dict()
+        assert Counter(d["draw_pile"]) == pile - mine
+    # Three seats: seat 2 holds four of the seven cards held from before, any four alike.
+    state, pile, kept = _just_reshuffled(3)
+    doc = state.to_dict()
+    before = kept + Counter(doc["hands"][2])
+    expected = Counter(tuple(sorted(c)) for c in itertools.combinations(
+        sorted(before.elements()), 4))
+    seen.clear()
+    for i in range(samples):
+        d = _search.determinize(state, 1, seed=i).to_dict()
+        drew = Counter(pile) - Counter(d["draw_pile"])
+        assert sum(drew.values()) == 1 and Counter(d["draw_pile"]) + drew == pile, i
+        assert Counter(d["hands"][0]) + Counter(d["hands"][2]) == before + drew, i
+        seen[tuple(d["hands"][2])] += 1
+    _assert_uniform(seen, expected)
+
+
+def test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards() -> None:
+    """Two positions right after a reshuffle that seat 1 sees alike decide alike.
+
+    The mover drew another card of the pile (the states' generators differ); both know
+    what the reshuffle made public.
+    """
+    a, _, _ = _just_reshuffled(2)
+    b, _, _ = _just_reshuffled(2, rng=[5, 6, 7, 8])
+    assert a.view(1) == b.view(1) and a.to_dict()["hands"][0] != b.to_dict()["hands"][0]
+    for i in range(20):
+        assert _search.determinize(a, 1, seed=i).to_dict()["setup"] == \
+            _search.determinize(b, 1, seed=i).to_dict()["setup"]
+    assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
 
 
 def test_two_threads_search_in_parallel() -> None:
@@ -369,7 +465,7 @@ def test_ctrl_c_stops_a_long_search(command: list[str]) -> None:
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for_cpu(proc.pid, 2.0)         # imports done, searching
+        _wait_past_imports(proc.pid)         # imports done, searching
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import select
@@ -226,6 +227,29 @@ def _end(proc: subprocess.Popen[bytes]) -> None:
     proc.communicate()
 
 
+@functools.cache
+def _import_cpu() -> float:
+    """CPU seconds a fresh interpreter takes to import the command and the agents.
+
+    Measured, not assumed: about 0.5 s on a release build, several times that under
+    AddressSanitizer, so that a wait for "imports done" holds on every build.
+    """
+    before = os.times()
+    subprocess.run([sys.executable, "-c", "import boardcore.cli, boardcore.agents"],
+                   check=True)
+    after = os.times()
+    return ((after.children_user + after.children_system)
+            - (before.children_user + before.children_system))
+
+
+def _wait_past_imports(pid: int) -> None:
+    """Wait until process ``pid`` is surely past its imports and at work (Linux).
+
+    CPU time, unlike a sleep, does not depend on the load of the machine.
+    """
+    _wait_for_cpu(pid, 2 * _import_cpu() + 1.0)
+
+
 def _wait_for_cpu(pid: int, seconds: float) -> None:
     """Wait until process ``pid`` has used ``seconds`` of CPU (Linux), else 3 s."""
     stat = Path(f"/proc/{pid}/stat")
@@ -250,9 +274,8 @@ def test_ctrl_c_off_a_terminal_is_one_line_too(tmp_path: Path) -> None:
                                 stdout=subprocess.PIPE, stderr=e)
         try:
             # No bar off a terminal to say when play began: wait until the process has
-            # used more CPU than its imports take (about 0.5 s), far from the end
-            # (minutes of games); CPU time, unlike a sleep, does not depend on the load.
-            _wait_for_cpu(proc.pid, 1.5)
+            # used more CPU than its imports take, far from the end (minutes of games).
+            _wait_past_imports(proc.pid)
             proc.send_signal(signal.SIGINT)
             out, _ = proc.communicate(timeout=60)
         finally:

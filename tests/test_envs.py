@@ -8,12 +8,13 @@ import pickle
 import subprocess
 import sys
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 
 import boardcore
-from boardcore.errors import IllegalActionError
+from boardcore.errors import IllegalActionError, UsageError
 from tests.conftest import player_counts
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test", exc_type=ImportError)
@@ -181,7 +182,7 @@ def test_gymnasium_illegal_actions() -> None:
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": True})
     assert env.state.to_dict() == before and not obs["action_mask"].any()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(UsageError, match="the episode is over"):
         env.step(0)
     strict = gymnasium.make("boardcore/Just4Fun-v1", illegal_action="raise").unwrapped
     strict.reset(seed=1)
@@ -234,6 +235,86 @@ def test_gymnasium_agent_objects_and_pickling() -> None:
     for _ in range(5):
         assert copy.step(int(copy.action_space.sample()))[0]["observation"].tobytes() == \
             env.step(int(env.action_space.sample()))[0]["observation"].tobytes()
+
+
+class _Failing:
+    """An opponent agent that plays randomly, but raises on its ``fail_at``-th decision."""
+
+    def __init__(self, fail_at: int, error: type[BaseException] = KeyError) -> None:
+        from boardcore.agents import RandomAgent
+
+        self.inner, self.calls, self.fail_at, self.error = RandomAgent(seed=1), 0, fail_at, error
+
+    def act(self, state: Any) -> int:
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise self.error("the opponent broke")
+        return self.inner.act(state)
+
+    def policy(self, state: Any) -> dict[int, float]:
+        return self.inner.policy(state)
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_gymnasium_step_is_whole_when_an_opponent_raises(name: str) -> None:
+    """An opponent that raises: the turn is taken back, the error propagates.
+
+    Issue 22, item 13: an opponent agent that raised left the env mid-turn, and the
+    learner's next action was played for the opponent's seat.  Now the learner is to act
+    in the position it acted in, and the episode goes on from there.
+    """
+    players = player_counts(name)[-1]
+    agent = _Failing(fail_at=players + 1)       # in the second turn's opponents' moves
+    env = boardcore.envs.BoardcoreEnv(name, players=players, opponents=agent, seat=0)
+    env.reset(seed=2)
+    for _ in range(50):
+        state = env.state
+        before, history = state.to_dict(), state.history()
+        assert state.current_player == 0
+        action = int(env.action_space.sample())
+        calls = agent.calls
+        try:
+            _, _, terminated, _, _ = env.step(action)
+        except KeyError:
+            assert env.state is state and state.to_dict() == before
+            assert state.history() == history and state.current_player == 0
+            assert calls < agent.fail_at <= agent.calls
+            continue
+        if terminated:
+            break
+    assert agent.calls > agent.fail_at                # it failed once, and play went on
+
+
+def test_gymnasium_reset_refuses_steps_when_an_opponent_raises() -> None:
+    # The learner sits at seat 2: the opponents move first, and fail there.
+    env = boardcore.envs.BoardcoreEnv("just4fun", players=3, opponents=_Failing(1), seat=2)
+    with pytest.raises(KeyError):
+        env.reset(seed=1)
+    assert env.state is None
+    with pytest.raises(UsageError, match="call reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)                      # the agent plays on: a whole episode
+    assert env.state.current_player == 2 and obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_gymnasium_render_shows_what_the_learner_sees(name: str) -> None:
+    """Issue 22, item 13: ``render()`` showed every hand; it is the learner's picture."""
+    players = player_counts(name)[0]
+    env = boardcore.envs.BoardcoreEnv(name, players=players, seat=1, render_mode="ansi")
+    env.reset(seed=4)
+    assert env.render() == env.state.text(1) != str(env.state)
+    aec = pettingzoo_env(name, players=players, render_mode="ansi")
+    aec.reset(seed=4)
+    assert aec.render() == str(aec.state)           # every seat an agent: the table
+
+
+def test_pettingzoo_refuses_calls_before_reset() -> None:
+    env = pettingzoo_env("fool", players=4)
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.last):
+        with pytest.raises(UsageError, match=r"call reset\(\) first"):
+            call()
+    assert env.render() is None
 
 
 def test_core_imports_without_the_extra() -> None:

@@ -23,6 +23,7 @@ from boardcore import (
     IllegalActionError,
     InvalidStateError,
     NotationError,
+    UsageError,
 )
 from tests.conftest import player_counts, random_walk
 from tests.fuzz._harness import check_refusal
@@ -378,3 +379,75 @@ def test_every_refusal_is_a_type_error_or_a_boardcore_error(name: str) -> None:
             except Exception as exc:
                 check_refusal(exc, f"{what}({bad!r})")
     assert state.to_dict() == before
+
+
+def test_calls_at_the_wrong_moment_are_usage_errors() -> None:
+    """A call at the wrong moment is a ``UsageError``: a ``BoardcoreError``, a ``RuntimeError``.
+
+    Issue 22, item 7: these were the last plain ``RuntimeError``s ("call reset() first",
+    "bind() the arrays first", "in use by another thread").
+    """
+    from boardcore._engine import _search, _vector
+
+    assert issubclass(UsageError, BoardcoreError) and issubclass(UsageError, RuntimeError)
+    assert not issubclass(UsageError, ValueError)
+    game = boardcore.make("just4fun", players=2)
+    for threads in (1, 2):
+        env = boardcore.VectorEnv(game, 3, seed=1, threads=threads)
+        for early in (partial(env.step, np.zeros(3, np.int64)), env.legal_actions,
+                      env.random_actions):
+            with pytest.raises(UsageError, match=r"call reset\(\) first"):
+                early()
+    batch = _vector.Batch(game._engine, 2, 1, -1, None)
+    with pytest.raises(UsageError, match=r"bind\(\) the arrays first"):
+        batch.reset(0, 2, _search.Work())
+    for call in (lambda: batch.run(0), batch.release):
+        with pytest.raises(UsageError):
+            call()
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_game_methods_refuse_snapshots_that_are_not_their_positions(name: str) -> None:
+    """``Game`` methods refuse snapshots that are not positions of theirs.
+
+    ``game.explain`` of a finished position, of two positions that are not one move
+    apart, and any method given another player count's snapshot (an ``AssertionError``
+    and an ``IndexError`` escaped before).
+    """
+    import dataclasses
+
+    state = midgame(name)
+    game = state.game
+    start, now = game.new_state(seed=2).snapshot(), state.snapshot()
+    over = state.copy()
+    over.rollout(seed=1)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.explain(over.snapshot(), over.snapshot(), 0, played=True)
+    for before, after in ((start, now), (now, start), (now, now)):
+        with pytest.raises(InvalidStateError, match="not one move after"):
+            game.explain(before, after, 0, played=False)
+    other = dataclasses.replace(now, players=game.num_players + 1)
+    for call in (lambda: game.view(other, 0), lambda: game.text(other, None),
+                 lambda: game.fields(other), lambda: game.action_to_str(other, 0),
+                 lambda: game.draw(other, None, None), lambda: game.parse_action(other, "x"),
+                 lambda: game.explain(other, other, 0, played=True)):
+        with pytest.raises(InvalidStateError, match="not a position of this"):
+            call()
+
+
+def test_every_error_class_is_in_the_contract() -> None:
+    """Every class of ``boardcore.errors`` is in the one contract of docs/api.md, "Errors".
+
+    Each is a ``BoardcoreError`` (what the fuzz harnesses accept), exported by
+    ``boardcore`` and named in that section.
+    """
+    from pathlib import Path
+
+    import boardcore.errors
+
+    text = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
+    errors = text[text.index("## Errors"):text.index("## Speed tiers")]
+    for name in boardcore.errors.__all__:
+        cls = getattr(boardcore.errors, name)
+        assert issubclass(cls, BoardcoreError) and getattr(boardcore, name) is cls
+        assert f"`{name}`" in errors, name

@@ -200,39 +200,41 @@ def test_F6_holding_the_lead_colour_allows_it_or_a_wild_1() -> None:
 
 
 def test_F6_without_the_lead_colour_any_card() -> None:
-    state = position(hands=[["R5", "G2"], ["B3", "G4", "W1"], ["G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["B3", "G4", "W1"], ["G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5")
     assert state.legal_actions() == [card("G4"), card("B3"), card("W1")]
 
 
 def test_F6_a_wild_1_alone_does_not_count_as_the_lead_colour() -> None:
-    state = position(hands=[["R5", "G2"], ["W1", "G4"], ["G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["W1", "G4"], ["G6"], ["G8", "Y10", "Y11"]],
+                     fools=(3,))
     play(state, "R5")
     assert state.legal_actions() == [card("G4"), card("W1")]
 
 
 def test_F6_the_leader_may_play_any_card() -> None:
-    state = position(hands=[["R5", "G2", "W1"], ["G3"], ["G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2", "W1"], ["G3"], ["G6"], ["G8", "Y10", "Y11"]],
+                     fools=(3,))
     assert state.legal_actions() == [card("G2"), card("R5"), card("W1")]
 
 
 # -- F7 ---------------------------------------------------------------------------------
 
 def test_F7_highest_lead_colour_card_wins_and_leads_next() -> None:
-    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["G17", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["G17", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5", "R9", "G17")
     assert state.current_player == 1 and state.to_dict()["leader"] == 1
 
 
 def test_F7_a_wild_1_is_the_lowest_card_of_the_lead_colour() -> None:
-    state = position(hands=[["W1", "G2"], ["Y2", "G3"], ["W1", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["W1", "G2"], ["Y2", "G3"], ["W1", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "W1", "Y2", "W1")
     assert state.current_player == 1
     assert state.to_dict()["fools"] == [2]  # the later of the two 1s
 
 
 def test_F7_only_1s_played_the_first_wins() -> None:
-    state = position(hands=[["W1", "G2"], ["W1", "G3"], ["W1", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["W1", "G2"], ["W1", "G3"], ["W1", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "W1", "W1", "W1")
     assert state.current_player == 0
     assert state.to_dict()["fools"] == [2]
@@ -241,22 +243,22 @@ def test_F7_only_1s_played_the_first_wins() -> None:
 # -- F8 ---------------------------------------------------------------------------------
 
 def test_F8_all_lead_colour_the_lowest_is_worst() -> None:
-    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5", "R9", "R3")
     assert state.to_dict()["fools"] == [2]
 
 
 def test_F8_lowest_offcolour_card_is_worst_even_above_lead_cards() -> None:
-    state = position(hands=[["R5", "G2"], ["G16", "G3"], ["W1", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["G16", "G3"], ["W1", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5", "G16", "W1")
     assert state.to_dict()["fools"] == [1]
 
 
 def test_F8_last_of_equal_offcolour_cards_is_worst() -> None:
-    state = position(hands=[["R5", "G2"], ["G7", "G3"], ["B7", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["G7", "G3"], ["B7", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5", "G7", "B7")
     assert state.to_dict()["fools"] == [2]
-    state = position(hands=[["R5", "G2"], ["B7", "G3"], ["G7", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["B7", "G3"], ["G7", "G6"], ["G8", "Y10"]], fools=(3,))
     play(state, "R5", "B7", "G7")
     assert state.to_dict()["fools"] == [2]
 
@@ -315,7 +317,7 @@ def test_F8_trick_kernel_agrees_with_the_reference_on_random_tricks() -> None:
 
 def test_F9_fool_sits_out_the_next_trick_then_rejoins() -> None:
     hands = [["R5", "G2", "G10"], ["R9", "G3", "G11"], ["R3", "G6", "G12"],
-             ["G8", "G9", "G13"]]
+             ["G8", "G9", "G13", "Y10", "Y11"]]   # the Fool has sat out two tricks
     state = position(hands=hands, fools=(3,))
     play(state, "R5", "R9", "R3")  # seat 2 is the new Fool, seat 3 rejoins
     assert state.to_dict()["fools"] == [2]
@@ -346,7 +348,7 @@ def test_F9_a_fool_is_never_the_player_to_act(players: int) -> None:
 # -- F10 --------------------------------------------------------------------------------
 
 def test_F10_round_ends_with_the_trick_in_which_a_hand_empties() -> None:
-    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9", "Y10"]],
                      fools=(3,), scores=[0, 0, 0, 0])
     play(state, "R5")
     assert state.current_player == 1  # the trick is completed
@@ -354,54 +356,58 @@ def test_F10_round_ends_with_the_trick_in_which_a_hand_empties() -> None:
     play(state, "R9", "R3")
     d = state.to_dict()
     assert d["round"] == 2 and d["fools"] == [] and d["trick"] == []
-    assert d["scores"] == [10, -3, -6, -17]
+    assert d["scores"] == [10, -3, -6, -27]
 
 
 def test_F10_several_players_may_empty_their_hands_in_the_last_trick() -> None:
-    state = position(hands=[["R5"], ["R9"], ["R3", "G6"], ["G8", "G9"]], fools=(3,))
+    state = position(hands=[["R5"], ["R9"], ["R3", "G6"], ["G8", "G9", "Y10", "Y11"]],
+                     fools=(3,))
     play(state, "R5", "R9", "R3")
-    assert state.scores() == (10, 10, -6, -17)
+    assert state.scores() == (10, 10, -6, -38)
     assert state.to_dict()["plus10"] == [1, 1, 0, 0]
 
 
 # -- F11 --------------------------------------------------------------------------------
 
 def test_F11_emptying_the_hand_while_taking_the_disc_scores_zero() -> None:
-    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3"], ["W1", "B8"]],
+    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3"], ["W1", "B8", "Y10"]],
                      fools=(3,))
     play(state, "R5", "R9", "R3")
-    assert state.scores() == (-2, -3, 0, -13)  # W1 costs 5
+    assert state.scores() == (-2, -3, 0, -23)  # W1 costs 5
     assert state.to_dict()["plus10"] == [0, 0, 0, 0]
 
 
 def test_F11_wild_1_left_in_hand_costs_five() -> None:
-    state = position(hands=[["R5"], ["R9", "W1", "W1"], ["R3", "G6"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5"], ["R9", "W1", "W1"], ["R3", "G6"], ["G8", "Y10"]],
+                     fools=(3,))
     play(state, "R5", "R9", "R3")
-    assert state.scores() == (10, -10, -6, -8)
+    assert state.scores() == (10, -10, -6, -18)
 
 
 # -- F12 --------------------------------------------------------------------------------
 
 def test_F12_game_ends_when_a_total_reaches_minus_80() -> None:
-    state = position(hands=[["R5"], ["R9", "G17", "G13"], ["R3", "G6"], ["G8"]],
+    state = position(hands=[["R5"], ["R9", "G17", "G13"], ["R3", "G6"], ["G8", "Y10"]],
                      fools=(3,), scores=[0, -50, -20, 0], round=3, dealer=1)
     play(state, "R5", "R9", "R3")
-    assert state.scores() == (10, -80, -26, -8)
+    assert state.scores() == (10, -80, -26, -18)
     assert state.is_over()
     with pytest.raises(IllegalActionError, match="over"):
         state.apply(0)
 
 
 def test_F12_game_ends_after_a_sixth_plus_10() -> None:
-    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8"]], fools=(3,),
-                     scores=[50, 0, 0, 0], plus10=[5, 0, 0, 0], round=6, dealer=0)
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "Y10", "Y11"]],
+                     fools=(3,), scores=[50, -10, -10, 0], plus10=[5, 0, 0, 0], round=6,
+                     dealer=0)
     play(state, "R5", "R9", "R3")
     assert state.is_over() and state.scores()[0] == 60
 
 
 def test_F12_otherwise_a_new_round_is_dealt() -> None:
-    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8"]], fools=(3,),
-                     scores=[40, -60, 0, 0], plus10=[4, 0, 0, 0], round=5, dealer=3)
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "Y10", "Y11"]],
+                     fools=(3,), scores=[40, -60, 0, 0], plus10=[4, 0, 0, 0], round=5,
+                     dealer=3)
     play(state, "R5", "R9", "R3")
     d = state.to_dict()
     assert not state.is_over() and d["round"] == 6 and d["dealer"] == 0
@@ -421,8 +427,8 @@ def test_F12_simulate_reports_how_games_ended_and_rounds() -> None:
 # -- F13 --------------------------------------------------------------------------------
 
 def test_F13_highest_total_wins() -> None:
-    state = position(hands=[["R5"], ["R9", "G17"], ["R3", "G6"], ["G8"]], fools=(3,),
-                     scores=[0, -70, -20, 0], round=3, dealer=1)
+    state = position(hands=[["R5"], ["R9", "G17"], ["R3", "G6"], ["G8", "Y10", "Y11"]],
+                     fools=(3,), scores=[0, -70, -20, 0], round=3, dealer=1)
     play(state, "R5", "R9", "R3")
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == frozenset({0})
@@ -430,8 +436,9 @@ def test_F13_highest_total_wins() -> None:
 
 
 def test_F13_tied_leaders_share_the_win() -> None:
-    state = position(hands=[["R5"], ["R9", "G17"], ["R3", "G6"], ["G8"]], fools=(3,),
-                     scores=[0, -70, -20, 18], plus10=[0, 0, 0, 2], round=3, dealer=1)
+    state = position(hands=[["R5"], ["R9", "G17"], ["R3", "G6"], ["G8", "Y2", "Y3"]],
+                     fools=(3,), scores=[0, -70, -20, 23], plus10=[0, 0, 0, 3], round=4,
+                     dealer=2)
     play(state, "R5", "R9", "R3")
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == frozenset({0, 3})
@@ -614,7 +621,8 @@ def test_numpy_integers_are_actions() -> None:
 
 
 def test_illegal_action_names_the_legal_ones() -> None:
-    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3"], ["G8"]], fools=(3,))
+    state = position(hands=[["R5", "G2"], ["R9", "G3"], ["R3"], ["G8", "Y10", "Y11"]],
+                     fools=(3,))
     play(state, "R5")
     with pytest.raises(IllegalActionError,
                        match=r"^illegal action 1 \(G3\) for seat 1; legal: 33 \(R9\)$"):
@@ -739,6 +747,57 @@ def test_set_up_position_round_trips_with_its_history() -> None:
     d["history"] = [33, 27]
     with pytest.raises(InvalidStateError, match=r"the history \(2 actions\)"):
         state.game.state_from_dict(d)
+
+
+def test_F11_set_up_scores_are_what_the_rounds_scored() -> None:
+    """Issue 22, item 15: a -50 in round 1 and round 2 with every score 0 loaded.
+
+    No score before a round is scored; after, each round ended while its Fools held
+    cards (F9, F10), so it cost at least 2 points a Fool (F11).
+    """
+    hands = [["R5", "G2"], ["R9", "G3"], ["R3", "G6"], ["G8", "Y10"]]
+    with pytest.raises(InvalidStateError, match=r"no round has been scored yet \(F11\)"):
+        position(hands=hands, fools=(3,), scores=[-50, 0, 0, 0])
+    with pytest.raises(InvalidStateError, match=r"adds up to 0, but 1 round\(s\) with 0 \+10s "
+                                                r"give at most -2"):
+        position(hands=hands, fools=(3,), scores=[0, 0, 0, 0], round=2, dealer=0)
+    with pytest.raises(InvalidStateError, match="adds up to 9, but 1 round"):
+        position(hands=hands, fools=(3,), scores=[10, 0, 0, -1], plus10=[1, 0, 0, 0],
+                 round=2, dealer=0)
+    state = position(hands=hands, fools=(3,), scores=[10, 0, -3, -9], plus10=[1, 0, 0, 0],
+                     round=2, dealer=0)
+    assert state.scores() == (10, 0, -3, -9)
+
+
+def test_F9_set_up_hand_sizes_come_from_a_sequence_of_tricks() -> None:
+    """F4, F9: every seat plays the first trick, the Fools sit out each later one.
+
+    Issue 22, item 15: hand sizes no sequence of tricks gives loaded.  Ten tricks take
+    4 + 9 * 3 = 31 of the 48 cards; a seat sat out at most every other one of them.
+    """
+    with pytest.raises(InvalidStateError, match=r"41 cards were played .* \(F4, F9\)"):
+        position(hands=[["R5", "G2"], ["B3", "G4", "W1"], ["G6"], ["G8"]], fools=(3,))
+    cards = [f"G{v}" for v in range(2, 18)] + ["R2"]
+    with pytest.raises(InvalidStateError, match=r"seat 0 holds 8 cards, so it sat out 6 of "
+                                                r"the 10 tricks .* at most 5"):
+        position(hands=[cards[:8], cards[8:11], cards[11:13], cards[13:17]], fools=(3,))
+    # The Fool played the last trick: it sat out at most 4 of the 9 before.
+    with pytest.raises(InvalidStateError, match=r"seat 3 holds 7 cards, so it sat out 5 of "
+                                                r"the 10 tricks .* at most 4"):
+        position(hands=[cards[:5], cards[5:8], cards[8:10], cards[10:17]], fools=(3,))
+    state = position(hands=[cards[:7], cards[7:10], cards[10:13], cards[13:17]], fools=(3,))
+    assert [len(h) for h in state.to_dict()["hands"]] == [7, 3, 3, 4]
+
+
+def test_engine_set_up_refuses_a_game_going_on_without_a_legal_action() -> None:
+    # Issue 22, item 17: the engine's own entry made a live position whose seat to act
+    # held no card.
+    game = Fool(players=4)
+    values = {"round": 1, "dealer": 3, "leader": 0, "fools": [], "trick": [],
+              "hands": [[], [1], [2], [3]], "scores": [0] * 4, "plus10": [0] * 4,
+              "rng": [1, 2, 3, 4]}
+    with pytest.raises(InvalidStateError, match="seat to act has no legal action"):
+        game._engine.set_up(game, 5, values)
 
 
 def test_engine_set_up_refuses_values_that_do_not_fit() -> None:
@@ -872,7 +931,8 @@ def test_F6_playing_off_the_lead_colour_shows_a_void_for_the_round() -> None:
 
 
 def test_F6_voids_start_afresh_each_round_and_are_gone_once_over() -> None:
-    state = position(hands=[["R5"], ["B3", "G4"], ["R6", "G6"], ["G8", "G9"]], fools=(3,))
+    state = position(hands=[["R5"], ["B3", "G4"], ["R6", "G6"], ["G8", "G9", "Y10"]],
+                     fools=(3,))
     play(state, "R5", "B3")
     assert state.to_dict()["voids"] == [[], ["red"], [], []]
     play(state, "R6")                             # seat 0 is out: a new round is dealt
@@ -887,7 +947,7 @@ def test_F6_voids_in_set_up_positions() -> None:
     state = position(hands=hands, fools=(1,), voids=[[], ["red"], [], ["blue", "red"]])
     assert state.to_dict()["voids"] == [[], ["red"], [], ["red", "blue"]]
     # The trick's own voids are added to those given.
-    state = position(hands=[["G2"], ["G4"], ["R6", "G6"], ["G8"]], fools=(3,),
+    state = position(hands=[["G2"], ["G4"], ["R6", "G6"], ["G8", "Y10"]], fools=(3,),
                      trick=((0, "R5"), (1, "B3")), voids=[["yellow"], [], [], []])
     assert state.to_dict()["voids"] == [["yellow"], ["red"], [], []]
     for voids, match in [([[], ["green"], [], []], "holds G4"),
@@ -947,8 +1007,8 @@ def test_F6_determinizations_are_uniform_over_the_deals_that_keep_the_voids(
                          fools=(3,), trick=((0, "G10"), (1, "R9")),
                          voids=[[], [], [], ["yellow"]])
     else:              # three groups of seats with voids and one without
-        state = position(6, hands=[["G20", "B9"], ["R2", "W1"], ["G2"], ["Y2", "B2"], ["G3"],
-                                   ["R3", "W1"]], fools=(2,),
+        state = position(6, hands=[["G20", "B9", "B10"], ["R2", "W1"], ["G2"], ["Y2", "B2"],
+                                   ["G3"], ["R3", "W1"]], fools=(2,),
                          voids=[[], ["green"], ["red"], ["green"], ["yellow"], []])
     expected = _consistent_deals(state, 0)
     assert len(expected) > 20
@@ -1003,7 +1063,7 @@ def test_determinize_kernel_checks_its_arguments() -> None:
 # -- Observations -------------------------------------------------------------------------
 
 def test_observation_planes_of_a_known_position() -> None:
-    state = position(hands=[["G2", "W1"], ["G4"], ["R6", "G6", "W1"], ["G8", "Y9"]],
+    state = position(hands=[["G2", "W1"], ["G4"], ["R6", "G6", "W1"], ["G8", "Y9", "Y10"]],
                      fools=(3,), trick=((0, "R5"), (1, "B3")), scores=[-20, 10, 0, 0],
                      plus10=[0, 1, 0, 0], round=2, dealer=0)
     game = state.game
@@ -1025,7 +1085,7 @@ def test_observation_planes_of_a_known_position() -> None:
     assert planes["lead_colour"].tolist() == [0, 1, 0, 0]
     assert planes["fools"].tolist() == [0, 1, 0, 0]
     assert planes["voids"].reshape(4, 4).tolist() == [[0] * 4, [0] * 4, [0] * 4, [0, 1, 0, 0]]
-    assert planes["hand_sizes"].tolist() == pytest.approx([k / 12 for k in (3, 2, 2, 1)])
+    assert planes["hand_sizes"].tolist() == pytest.approx([k / 12 for k in (3, 3, 2, 1)])
     assert planes["to_act"].tolist() == [1, 0, 0, 0]
     assert planes["scores"].tolist() == pytest.approx([0, 0, -0.2, 0.1])
     assert planes["plus10"].tolist() == pytest.approx([0, 0, 0, 1 / 6])
@@ -1035,7 +1095,8 @@ def test_observation_planes_of_a_known_position() -> None:
 # -- Explained moves ------------------------------------------------------------------------
 
 def test_explain_names_the_trick_winner_the_fool_and_the_round_score() -> None:
-    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]], fools=(3,))
+    state = position(hands=[["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9", "Y10"]],
+                     fools=(3,))
     first = state.explain(card("R5"))
     assert first == FoolMove(player=0, move="R5", lead_colour="red", void=None,
                              trick=((0, "R5"),), winner=None, fools=frozenset(),
@@ -1046,7 +1107,7 @@ def test_explain_names_the_trick_winner_the_fool_and_the_round_score() -> None:
     told = state.explain(card("R3"))
     last = FoolMove(player=2, move="R3", lead_colour="red", void=None,
                     trick=((0, "R5"), (1, "R9"), (2, "R3")), winner=1,
-                    fools=frozenset({2}), round_over=True, gains=(10, -3, -6, -17),
+                    fools=frozenset({2}), round_over=True, gains=(10, -3, -6, -27),
                     game_over=False)
     assert told == dataclasses.replace(last, gains=(10, None, -6, None), game_over=None)
     play(state, "R3")
@@ -1059,15 +1120,15 @@ def test_explain_of_a_round_ending_card_shows_no_hidden_hand() -> None:
     # issue 22.10: two positions seat 2 sees alike explain alike, though seats 1 and 3
     # hold their cards the other way round (so the round's end scores them otherwise).
     told = []
-    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
-                  [["R5"], ["R9", "G8"], ["R3", "G6"], ["G3", "G9"]]):
+    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9", "Y10"]],
+                  [["R5"], ["R9", "G8"], ["R3", "G6"], ["G3", "G9", "Y10"]]):
         state = position(hands=hands, fools=(3,))
         play(state, "R5", "R9")
         told.append((state.view(2), state.explain(card("R3"))))
     assert told[0] == told[1]
     # The end of the game, too: seat 3's -70 ends it only with 10 or more in its hand.
-    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9"]],
-                  [["R5"], ["R9", "G9"], ["R3", "G6"], ["G3", "G8"]]):
+    for hands in ([["R5"], ["R9", "G3"], ["R3", "G6"], ["G8", "G9", "Y10"]],
+                  [["R5"], ["R9", "G9"], ["R3", "G6"], ["G3", "G8", "Y10"]]):
         state = position(hands=hands, fools=(3,), scores=[0, 0, 0, -70], round=3, dealer=1,
                          plus10=[0, 0, 0, 0])
         play(state, "R5", "R9")
@@ -1084,14 +1145,14 @@ def test_explain_a_void_a_wild_lead_and_the_end_of_the_game() -> None:
     play(state, "W1", "B4")
     move = state.explain(card("B7"))
     assert move.lead_colour == "blue" and move.void is None
-    state = position(hands=[["R5"], ["B4", "G3"], ["R3", "G6"], ["G8", "G9"]], fools=(3,),
-                     scores=[0, 0, 0, -70], round=3, dealer=1, plus10=[0, 0, 0, 0])
+    state = position(hands=[["R5"], ["B4", "G3"], ["R3", "G6"], ["G8", "G9", "Y10"]],
+                     fools=(3,), scores=[0, 0, 0, -70], round=3, dealer=1, plus10=[0, 0, 0, 0])
     play(state, "R5")
     move = state.explain(card("G3"))
     assert move.void == "red" and move.winner is None
     play(state, "G3", "R3")
     assert state.last_move is not None and state.last_move.game_over
-    assert state.last_move.gains == (10, -4, -6, -17) and state.last_move.fools == {1}
+    assert state.last_move.gains == (10, -4, -6, -27) and state.last_move.fools == {1}
     assert state.last_move.winner == 0 and state.last_move.round_over
 
 

@@ -270,8 +270,10 @@ def test_J10_exchange_only_when_nothing_else_is_legal() -> None:
 
 
 def test_J11_player_without_stones_is_skipped() -> None:
+    # Yellow's 20 stones are on the board (J4), on 13 and 19, where White is one behind.
     hands = {0: [5, 1, 1, 1]}
-    state = position(hands=hands, supplies=[20, 0, 20])
+    state = position(stones={13: [0, 10, 9], 19: [0, 10, 9]}, hands=hands,
+                     supplies=[20, 0, 2])
     yellow_hand = state.to_dict()["hands"][YELLOW]
     play(state, "5")
     assert state.current_player == WHITE
@@ -296,8 +298,9 @@ def test_J11_player_with_every_field_closed_is_skipped() -> None:
 
 def test_J11_returned_stones_let_a_player_rejoin() -> None:
     hands = {RED: [9, 1, 1, 1], YELLOW: [4, 1, 2, 2]}
-    state = position(
-        stones={9: [2, 1, 0]}, hands=hands, supplies=[18, 0, 20], returned_on_lock=True
+    state = position(                   # Yellow's other 19 stones on 13 and 19 (J4)
+        stones={9: [2, 1, 0], 13: [0, 10, 9], 19: [0, 9, 9]}, hands=hands,
+        supplies=[18, 0, 2], returned_on_lock=True,
     )
     play(state, "9")  # locks 9, Yellow's stone returns to an empty supply
     assert state.to_dict()["supplies"][YELLOW] == 1
@@ -355,7 +358,9 @@ def test_J13_broken_lines_do_not_win() -> None:
 
 def test_J14_game_ends_when_nobody_can_take_a_turn() -> None:
     hands = {0: [5, 1, 1, 1]}
-    state = position(hands=hands, supplies=[1, 0, 0])
+    # Every other stone on the board (J4), on 13 and 19, tied at the top: nobody holds them.
+    state = position(stones={13: [10, 10, 10], 19: [9, 10, 10]}, hands=hands,
+                     supplies=[1, 0, 0])
     play(state, "5")
     assert state.is_over()
     assert state.outcome() == boardcore.Outcome(scores=(5, 0, 0), winners=frozenset({RED}))
@@ -398,22 +403,23 @@ def test_J15_seed_examples_field_23_and_field_7() -> None:
 
 def test_J16_tie_broken_by_highest_field() -> None:
     # Red holds 20 + 10 = 30, Yellow holds 30: Yellow's 30 beats Red's 20.
+    # Every other stone on the board (J4), on 13 and 19, tied at the top: nobody holds them.
     hands = {0: [5, 1, 1, 1]}
-    state = position(
-        stones={20: [1, 0, 0], 10: [1, 0, 0], 30: [0, 1, 0]}, hands=hands, supplies=[1, 0, 0]
-    )
+    tied = {13: [7, 10, 10], 19: [10, 9, 10]}
+    state = position(stones={20: [1, 0, 0], 10: [1, 0, 0], 30: [0, 1, 0], **tied},
+                     hands=hands, supplies=[1, 0, 0])
     play(state, "1+1+1")  # Red places on 3: 33 vs 30
     assert state.outcome() == boardcore.Outcome(scores=(33, 30, 0), winners=frozenset({RED}))
-    state = position(
-        stones={20: [1, 0, 0], 7: [1, 0, 0], 30: [0, 1, 0]}, hands=hands, supplies=[1, 0, 0]
-    )
+    state = position(stones={20: [1, 0, 0], 7: [1, 0, 0], 30: [0, 1, 0], **tied},
+                     hands=hands, supplies=[1, 0, 0])
     play(state, "1+1+1")  # Red places on 3: 30 vs 30, Yellow holds the highest field
     assert state.outcome() == boardcore.Outcome(scores=(30, 30, 0), winners=frozenset({YELLOW}))
 
 
 def test_J16_nobody_holding_anything_shares_the_win() -> None:
     hands = {0: [5, 1, 1, 1]}
-    state = position(stones={5: [0, 1, 0]}, hands=hands, supplies=[1, 0, 0])
+    state = position(stones={5: [0, 1, 0], 13: [9, 10, 10], 19: [10, 9, 10]}, hands=hands,
+                     supplies=[1, 0, 0])             # the other stones tied at the top (J4)
     play(state, "5")  # Red ties Yellow on 5: nobody holds anything
     assert state.outcome() == boardcore.Outcome(scores=(0, 0, 0), winners=frozenset({0, 1, 2}))
 
@@ -448,6 +454,32 @@ def test_view_hides_other_hands_and_draw_order() -> None:
     for bad in (-1, 3, None, "1", 1.0, True):
         with pytest.raises((TypeError, ValueError)):
             state.view(bad)
+
+
+def test_J8_set_up_stones_leave_the_game_only_by_a_lock() -> None:
+    """J4, J8 in set-up positions: a stone is missing only when a lock took it.
+
+    A stone neither in a supply nor on the board was taken by a lock of another seat,
+    which took at most the owner's count less 2 of each seat there; with
+    returned_on_lock none is missing (issue 22, item 15: both loaded).
+    """
+    with pytest.raises(InvalidStateError, match=r"seat 1 has 20 .* at most 0 \(J4, J8\)"):
+        position(supplies=[20, 0, 20])                      # no lock at all
+    with pytest.raises(InvalidStateError, match=r"seat 1 has 20 .* returned_on_lock"):
+        position(supplies=[20, 0, 20], returned_on_lock=True)
+    with pytest.raises(InvalidStateError, match=r"seat 0 has 3 .* at most 2 \(J4, J8\)"):
+        position(stones={9: [0, 4, 0]}, owners={9: YELLOW}, supplies=[17, 16, 20])
+    with pytest.raises(InvalidStateError, match=r"seat 1 has 2 .* at most 0 \(J4, J8\)"):
+        position(stones={9: [0, 4, 0]}, owners={9: YELLOW}, supplies=[18, 14, 20])  # its own
+    with pytest.raises(InvalidStateError, match="returned_on_lock"):
+        position(stones={9: [0, 4, 0]}, owners={9: YELLOW}, supplies=[18, 16, 20],
+                 returned_on_lock=True)
+    # What a lock could have taken: Yellow's 4 on 9 took up to 2 of Red's and of White's.
+    state = position(stones={9: [0, 4, 0]}, owners={9: YELLOW}, supplies=[18, 16, 18])
+    assert state.to_dict()["supplies"] == [18, 16, 18]
+    twin = position(stones={9: [0, 4, 0]}, owners={9: YELLOW}, supplies=[20, 16, 20],
+                    returned_on_lock=True)
+    assert twin.current_player == RED
 
 
 def test_set_up_refuses_two_fours_and_a_seat_to_act_once_over() -> None:

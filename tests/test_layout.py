@@ -10,6 +10,7 @@ read from the registry and needs no check.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import importlib
 import inspect
 import re
@@ -154,15 +155,69 @@ def test_rules_pages_follow_the_specification() -> None:
     """The numbered rules are the specification's, word for word, where it is at hand.
 
     The specification lives beside the developers' checkout, never in the package: the
-    pages shipped here add only their own introduction for users.
+    pages shipped here add only their own introduction for users, and, last, what a
+    set-up position is checked against ("Set-up positions": boardcore's decisions).
     """
     spec = ROOT.parent / "shared" / "rules"
-    if not spec.is_dir():  # a clone, an sdist or a wheel test: nothing to compare
-        return
     for name in boardcore.GAMES:
         ours = rules.text(name)
+        assert ours.count("\n## Set-up positions\n") == 1, name
+        assert "\n## " not in ours[ours.index("\n## Set-up positions\n") + 1:], name
+        if not spec.is_dir():  # a clone, an sdist or a wheel test: nothing to compare
+            continue
         theirs = (spec / f"{name}.md").read_text(encoding="utf-8")
-        assert ours[ours.index("\n## "):] == theirs[theirs.index("\n## "):], name
+        numbered = ours[ours.index("\n## "):ours.index("\n## Set-up positions\n")]
+        assert numbered == theirs[theirs.index("\n## "):], name
+
+
+# -- the builds: what CI, the proofs and the wheel workflow run ---------------------
+
+def test_every_test_file_a_build_leg_names_exists() -> None:
+    """The SIMD-off leg, the aarch64 and free-threaded proofs run tests they name.
+
+    A name that matches no file runs nothing, quietly: the per-game differential files
+    became one and ``make test-nosimd`` found no differential tests.  ``.ci/`` is in the
+    repository only (the sdist ships the Makefile).
+    """
+    legs = [ROOT / "Makefile", *sorted((ROOT / ".ci").glob("*"))]
+    named = 0
+    for leg in (p for p in legs if p.is_file()):
+        for pattern in re.findall(r"tests/[\w*/.-]+\.py", leg.read_text(encoding="utf-8")):
+            named += 1
+            assert list(ROOT.glob(pattern)), f"{leg.name} names {pattern}: no such file"
+    assert named, "the Makefile names no test file"
+
+
+#: The platforms of the wheel workflow's runners (.github/workflows/wheels.yml, one job
+#: per runner), as cibuildwheel names them.
+WHEEL_PLATFORMS = {
+    "linux-x86_64": ("manylinux_x86_64", "musllinux_x86_64"),
+    "linux-aarch64": ("manylinux_aarch64", "musllinux_aarch64"),
+    "windows-x86_64": ("win_amd64",), "windows-arm64": ("win_arm64",),
+    "macos-x86_64": ("macosx_x86_64",), "macos-arm64": ("macosx_arm64",),
+}
+#: Interpreters and platforms numpy, the one dependency, has no wheel for: a wheel
+#: there could not be tested without building numpy (``pip download numpy
+#: --only-binary=:all: --platform win_arm64 --python-version 3.10`` finds none).
+NO_NUMPY_WHEEL = {"cp310-win_arm64"}
+
+
+def test_the_wheels_built_are_every_platform_numpy_serves() -> None:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    section = text[text.index("\n[tool.cibuildwheel]\n"):]
+    build, skip = (re.search(rf'^{key} = "([^"]*)"', section, flags=re.MULTILINE)
+                   for key in ("build", "skip"))
+    assert build is not None and skip is not None
+    workflow = ROOT / ".github" / "workflows" / "wheels.yml"
+    if workflow.is_file():      # the repository (not an sdist): its runners are these
+        runners = re.findall(r"^ +- os: ([\w-]+)", workflow.read_text(encoding="utf-8"),
+                             flags=re.MULTILINE)
+        assert sorted(runners) == sorted(WHEEL_PLATFORMS)
+    pythons = [p.split("-")[0] for p in build.group(1).split()]
+    platforms = [tag for tags in WHEEL_PLATFORMS.values() for tag in tags]
+    built = {f"{py}-{tag}" for py in pythons for tag in platforms
+             if not any(fnmatch.fnmatchcase(f"{py}-{tag}", s) for s in skip.group(1).split())}
+    assert built == {f"{py}-{tag}" for py in pythons for tag in platforms} - NO_NUMPY_WHEEL
 
 
 # -- the engines: one structure, no way up but the snapshot -------------------------

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import boardcore
-from boardcore import IllegalActionError, Outcome
+from boardcore import IllegalActionError, InvalidStateError, Outcome
 from boardcore.simulate import derive_seed
-from tests.conftest import player_counts, random_walk, set_up
+from tests.conftest import HEADER, player_counts, random_walk, set_up
 from tests.reference._rng import Rng
 
 GAMES_PER_COUNT = 3
@@ -308,21 +308,56 @@ def test_undo_back_to_a_set_up_position(name: str) -> None:
         start.undo()
 
 
-def _bounds(name: str) -> dict[str, Any]:
-    """A set-up position's fields at the set-up reader's bounds, which play goes past."""
+def _bounds(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Set-up fields at the reader's numeric bounds, and at the extreme the rules allow.
+
+    The rules refuse the first; play goes past the second.
+    """
     if name == "fool":
-        from boardcore._engine.fool import ROUND_MAX as rnd
-        return {"round": rnd, "dealer": (rnd + 2) % 4, "leader": (rnd - 1) % 4}
+        from boardcore._engine.fool import ROUND_MAX
+
+        def at(rnd: int) -> dict[str, Any]:
+            return {"round": rnd, "dealer": (rnd + 2) % 4, "leader": (rnd - 1) % 4}
+        # 39 rounds scored: each cost at least 2 points (F11), 16 +10s earned 160.
+        return at(ROUND_MAX), {**at(40), "scores": [20] * 4, "plus10": [4] * 4}
     from boardcore.rummikub_junior import STARS_MAX, STARS_TOTAL
-    return {"stars": [STARS_MAX] * 2, "bank": STARS_TOTAL - 2 * STARS_MAX}
+    return ({"stars": [STARS_MAX] * 2, "bank": STARS_TOTAL - 2 * STARS_MAX},
+            {"stars": [12, 0], "bank": STARS_TOTAL - 12,     # all 12 of the deal (K2, K7)
+             "current_player": 1})
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_every_position_play_reaches_is_a_valid_set_up(name: str) -> None:
+    """The rules a set-up position is checked against hold of every position of play.
+
+    Issue 22, item 15: the checks between fields (stones and locks, scores and rounds,
+    hand sizes and tricks, stars and the table, points and the cards laid) are all
+    necessary: the position of seeded random games at any move loads as a set-up.
+    """
+    for players in player_counts(name):
+        game = boardcore.make(name, players=players)
+        for seed in range(4):
+            state, rng = game.new_state(seed=seed), random.Random(seed)
+            for i, _a in enumerate(random_walk(state, rng)):
+                if i % 3 == 0:
+                    doc = state.to_dict()
+                    fields = {k: v for k, v in doc.items() if k not in (*HEADER, "history")}
+                    assert set_up(game, doc).to_dict()["setup"] == fields
+            set_up(game, state.to_dict())
 
 
 @pytest.mark.parametrize(("name", "field"), [("fool", "round"), ("rummikub_junior", "stars")])
 def test_play_past_the_set_up_bounds_still_loads_and_pickles(name: str, field: str) -> None:
     # reliability defect 4: the library made states its own loader refused (Rummikub
-    # stars, a Fool round past the loader's bounds after a few moves): no pickle.
+    # stars, a Fool round past the loader's bounds after a few moves): no pickle.  The
+    # rules between the fields now keep set-up positions far inside those bounds (issue
+    # 22, item 15); play from the most a set-up allows still loads and pickles.
     game = boardcore.make(name, players=player_counts(name)[0])
-    start = set_up(game, {**game.new_state(seed=1).to_dict(), **_bounds(name)})
+    doc = game.new_state(seed=1).to_dict()
+    bounds, extreme = _bounds(name)
+    with pytest.raises(InvalidStateError):
+        set_up(game, {**doc, **bounds})
+    start = set_up(game, {**doc, **extreme})
     bound = np.max(start.to_dict()[field])
     for seed in range(3):
         state = start.copy()

@@ -180,6 +180,29 @@ def test_K5_lay_in_any_order_as_often_as_the_rack_allows_then_end() -> None:
     assert not state.view(1).laid_this_turn
 
 
+def test_K5_set_up_laid_this_turn_needs_a_table() -> None:
+    # Issue 22, item 15: laid_this_turn with an empty table loaded; what is laid stays.
+    with pytest.raises(InvalidStateError, match=r"table is empty.*\(K5\)"):
+        position(["R1 R2 R3", "K1"], laid=True)
+    assert position(["R1 R2 R3", "K1"], ("B1 B2 B3",), laid=True).legal_actions()
+
+
+def test_K7_set_up_stars_are_earned_on_the_table() -> None:
+    """Issue 22, item 15: 30 stars with nothing laid loaded.
+
+    Every seat began with 6 (K2); a star came for each tile laid and each run (K7) --
+    one more while a taken joker waits in the rack -- and the bonus of going out (K10).
+    """
+    with pytest.raises(InvalidStateError, match=r"adds up to 30, .* began with 12 and the 0 "
+                                                r"tiles and 0 runs .* at most 0 more"):
+        position(["R1 R2 R3", "K1"], stars=[30, 0])
+    with pytest.raises(InvalidStateError, match=r"adds up to 17, .* at most 4 more"):
+        position(["R1 R2 R3", "K1"], ("B1 B2 B3",), stars=[11, 6])
+    assert position(["R1 R2 R3", "K1"], ("B1 B2 B3",), stars=[10, 6]).scores() == (10, 6)
+    assert position(["R1 R2 R3 J", "K1"], ("B1 B2 B3",), stars=[11, 6], laid=True,
+                    pending=True).scores() == (11, 6)
+
+
 def test_K5a_new_run_of_at_least_three_from_the_rack() -> None:
     state = position(["Y2 Y3 Y4 Y5 K7", "R1"])
     assert new_runs(state) == [
@@ -357,7 +380,10 @@ def test_K8_empty_pool_neither_pays_nor_draws() -> None:
 # -- K9: the bank never runs out ------------------------------------------------------------------
 
 def test_K9_bank_pays_past_its_fifty_six() -> None:
-    state = position(["R1 R2 R3 K9", "K1"], stars=[40, 16])
+    # Ten runs of 34 tiles on the table earned the 44 stars the seats hold beyond their 12.
+    table = ("B1 B2 B3", "B4 B5 B6", "B7 B8 B9 B10", "Y1 Y2 Y3", "Y4 Y5 Y6", "Y7 Y8 Y9 Y10",
+             "K2 K3 K4", "K5 K6 K7 K8", "R4 R5 R6", "R7 R8 R9 R10")
+    state = position(["R1 R2 R3 K9", "K1"], table, stars=[40, 16])
     assert state.view(0).bank == 0
     play(state, "new R1 R2 R3")
     assert state.scores() == (44, 16)
@@ -426,14 +452,17 @@ def test_K11_a_laying_turn_breaks_the_round() -> None:
 
 # -- K12: the winner ------------------------------------------------------------------------------
 
+BLUE_RUN = ("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10",)   # 11 stars earned: K7, for the tests' stars
+
+
 def test_K12_most_stars_wins() -> None:
-    state = position(["R1 R2 R3", "K1 K2"], stars=[2, 20])
+    state = position(["R1 R2 R3", "K1 K2"], BLUE_RUN, stars=[2, 20])
     play(state, "new R1 R2 R3")
     assert state.outcome() == boardcore.Outcome(scores=(7, 18), winners=frozenset({1}))
 
 
 def test_K12_tie_goes_to_the_player_who_went_out() -> None:
-    state = position(["R1 R2 R3", "K1 K2"], stars=[6, 13])
+    state = position(["R1 R2 R3", "K1 K2"], BLUE_RUN, stars=[6, 13])
     play(state, "new R1 R2 R3")
     assert state.scores() == (11, 11)
     assert state.outcome().winners == {0}  # type: ignore[union-attr]
@@ -444,7 +473,7 @@ def test_K12_other_ties_share_the_win() -> None:
     state = position(["R1", "B1", "Y1 " + " ".join(rest)], pool=[], stars=[6, 6, 2])
     play(state, "pass", "pass", "pass")
     assert state.outcome() == boardcore.Outcome(scores=(5, 5, 0), winners=frozenset({0, 1}))
-    state = position(["R1 R2 R3", "K1 K2", "Y1"], stars=[2, 11, 10])
+    state = position(["R1 R2 R3", "K1 K2", "Y1"], BLUE_RUN, stars=[2, 11, 10])
     play(state, "new R1 R2 R3")
     assert state.outcome() == boardcore.Outcome(scores=(7, 9, 9), winners=frozenset({1, 2}))
 
@@ -1008,9 +1037,12 @@ def random_position(rng: Rng, players: int) -> dict[str, Any] | None:
     current = rng.bounded(players)
     racks = racks[players - current:] + racks[:players - current]
     racks = [sorted(r, key=ref.ORDER.__getitem__) for r in racks]
-    laid = rng.bounded(2) == 1
+    laid = bool(table) and rng.bounded(2) == 1     # what is laid stays on the table (K5)
     pending = laid and "J" in racks[current] and rng.bounded(3) == 0
     stars = [rng.bounded(30) for _ in range(players)]
+    most = 6 * players + sum(len(run.split()) + 1 for run in table)   # K2, K7
+    while sum(stars) > most:
+        stars[stars.index(max(stars))] -= 1
     return {
         "game": "rummikub_junior", "rules_version": 1, "players": players,
         "options": {"start_player": 0}, "seed": 0,

@@ -829,6 +829,45 @@ def _broken(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def test_T11_set_up_scores_no_more_than_the_laid_cards_can() -> None:
+    """Issue 22, item 15: 500 points with only the starting card laid loaded.
+
+    The starting card scores nothing (T4); each card laid since scored at most the lines
+    through its squares as the table lies now (T11: lines only grow), so their sum bounds
+    the scores whatever the order of laying.
+    """
+    game = boardcore.make("three_or_more", players=2)
+    doc = game.new_state(seed=1).to_dict()
+    with pytest.raises(InvalidStateError, match=r"the 0 cards laid after the starting one "
+                                                r"score at most 0 .* \(T4, T11\)"):
+        set_up(game, {**doc, "scores": [500, 0]})
+    state = scripted(2, "RGB", ["RYG@right", "RBY@right", "YYY@left"])
+    play(state, "RYG@right", "RBY@right", "YYY@left")
+    doc = state.to_dict()
+    assert sum(doc["scores"]) > 0
+    with pytest.raises(InvalidStateError, match=r"the 3 cards laid .* score at most"):
+        set_up(state.game, {**doc, "scores": [doc["scores"][0] + 40, doc["scores"][1]]})
+    assert set_up(state.game, doc).scores() == state.scores()
+
+
+def test_engine_set_up_refuses_a_game_going_on_without_a_legal_action() -> None:
+    # Issue 22, item 17: the engine's own entry made a live position whose seat to act
+    # held no card.
+    from boardcore.three_or_more.moves import card_code
+
+    game = boardcore.make("three_or_more", players=2)
+    snapshot = game.new_state(seed=1).snapshot()
+    starter = card_code("".join(row[11] for row in snapshot.grid[9:12]))
+    stock = list(snapshot.stock)
+    values = {"table": [starter], "last_player": None, "hands": [[], list(snapshot.hands[1])],
+              "stock": stock + list(snapshot.hands[0]), "scores": [0, 0], "current_player": 0}
+    with pytest.raises(InvalidStateError, match="seat to act has no legal action"):
+        game._engine.set_up(game, 1, values)
+    values = {**values, "hands": [list(snapshot.hands[0]), list(snapshot.hands[1])],
+              "stock": stock}
+    assert game._engine.set_up(game, 1, values).current_player == 0
+
+
 def test_set_up_positions_that_break_the_rules_are_refused() -> None:
     state = scripted(2, "RGB", ["RYG@right", "RBY@right", "YYY@left"])
     play(state, "RYG@right", "RBY@right", "YYY@left")

@@ -10,6 +10,9 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,7 +20,7 @@ import pytest
 import boardcore
 from boardcore._engine import _search, _vector
 from boardcore.agents import agent_from_string
-from boardcore.errors import ConfigurationError, IllegalActionError
+from boardcore.errors import ConfigurationError, IllegalActionError, UsageError
 from tests.conftest import player_counts
 
 
@@ -203,7 +206,7 @@ def test_arguments_are_checked() -> None:
                    {"opponents": "greedy", "seat": 1.0}, {"threads": "2"}):
         with pytest.raises(TypeError):
             boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigurationError):
         boardcore.VectorEnv(game, 2, seed=-1)
     for n in (0, -3, 2**20 + 1, 2**70):
         with pytest.raises(ConfigurationError):
@@ -211,7 +214,7 @@ def test_arguments_are_checked() -> None:
     env = boardcore.VectorEnv(game, 2, seed=1)
     for early in (lambda: env.step(np.zeros(2, dtype=np.int64)), lambda: env.random_actions(1),
                   env.legal_actions):
-        with pytest.raises(RuntimeError):
+        with pytest.raises(UsageError, match=r"call reset\(\) first"):
             early()
     with pytest.raises(TypeError):
         pickle.dumps(env)
@@ -264,8 +267,8 @@ def test_batch_survives_hostile_calls() -> None:
               np.zeros(3, np.uint8), np.zeros(3, np.int32)]
     acts = np.zeros(3, np.int64)
     for call in (lambda: batch.reset(0, 3, worker), lambda: batch.step(acts, worker),
-                 lambda: batch.step_slice(0, 3, worker, acts)):
-        with pytest.raises(RuntimeError):           # nothing bound yet
+                 lambda: batch.hold([worker]), lambda: batch.legal_actions()):
+        with pytest.raises(UsageError, match="bind"):           # nothing bound yet
             call()
     for i, bad in enumerate((np.zeros((3, 5), np.float32), np.zeros((2, 3924), np.int8),
                              np.zeros((3, 1), np.float32), np.zeros(4, np.uint8),
@@ -273,30 +276,56 @@ def test_batch_survives_hostile_calls() -> None:
         with pytest.raises((ValueError, TypeError)):
             batch.bind(*arrays[:i], bad, *arrays[i + 1:])
     batch.bind(*arrays)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(UsageError):
         batch.bind(*arrays)                         # once
-    for call in (lambda: batch.check(acts), lambda: batch.random_actions(acts, 1),
-                 lambda: batch.step(acts, worker), lambda: batch.step_slice(0, 3, worker, acts)):
-        with pytest.raises(RuntimeError):           # no game has begun
+    for call in (lambda: batch.random_actions(acts, 1), lambda: batch.legal_actions(),
+                 lambda: batch.step(acts, worker), lambda: batch.hold([worker], acts)):
+        with pytest.raises(UsageError, match="reset"):          # no game has begun
             call()
     for start, stop in ((0, 4), (-1, 3), (2, 1)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ConfigurationError):
             batch.reset(start, stop, worker)
     batch.reset(0, 3, worker)
     with pytest.raises(ValueError):
-        batch.check(acts.astype(np.int32))
-    with pytest.raises(ValueError):
-        batch.step(np.zeros(2, np.int64), worker)
+        batch.step(acts.astype(np.int32), worker)
+    for short in (np.zeros(2, np.int64), np.zeros(4, np.int64)):
+        with pytest.raises(ConfigurationError):
+            batch.step(short, worker)
+        with pytest.raises(ConfigurationError):
+            batch.hold([worker], short)
+    for workers in ([], [worker] * 257, [worker, None]):
+        with pytest.raises((ConfigurationError, TypeError)):
+            batch.hold(workers, acts)
+    with pytest.raises(UsageError, match="worker is in use"):
+        batch.hold([worker, worker])                # one worker, two slices
+    for call in (lambda: batch.run(0), batch.release):
+        with pytest.raises(UsageError):             # nothing held
+            call()
     before = [batch.state_bytes(i) for i in range(3)]
-    batch.step_slice(0, 3, worker, np.full(3, 10**6, np.int64))
-    assert batch.step(np.full(3, -1, np.int64), worker) == 0
+    for bad in (np.full(3, -1, np.int64), np.full(3, 10**6, np.int64)):
+        with pytest.raises(IllegalActionError, match="in game 0; nothing was played"):
+            batch.step(bad, worker)
+        with pytest.raises(IllegalActionError, match="in game 0; nothing was played"):
+            batch.hold([worker], bad)
     assert [batch.state_bytes(i) for i in range(3)] == before   # illegal: nothing moved
-    with pytest.raises(IndexError):
+    batch.hold([worker, _search.Work()])            # a held call: its games are taken
+    for call in (lambda: batch.state_bytes(0), lambda: batch.reset(0, 1, _search.Work()),
+                 lambda: batch.hold([_search.Work()]), lambda: batch.run(2)):
+        with pytest.raises(UsageError):
+            call()
+    batch.run(1)
+    with pytest.raises(UsageError):
+        batch.run(1)                                # each slice once
+    batch.run(0)
+    batch.release()
+    assert not worker.busy and batch.state_bytes(0) != before[0]
+    with pytest.raises(ConfigurationError):
         batch.state_bytes(3)
     for name, fn in inspect.getmembers(batch, callable):
         if name.startswith("__"):
             continue
-        for args in ((), (None,), (np.zeros(3),), (-1, 10**9, None), (0, 3, None, None)):
+        for args in ((), (None,), (np.zeros(3),), (-1, 10**9, None), (0, 3, None, None),
+                     ([worker], np.zeros(3, np.int64)), (0,)):
             try:
                 fn(*args)
             except Exception:
@@ -306,9 +335,11 @@ def test_batch_survives_hostile_calls() -> None:
 def test_a_worker_fits_any_batch() -> None:
     """A worker's memory grows to what the batch it serves needs (positions, tree).
 
-    One worker steps a Just4Fun batch, a Fool batch with search opponents, and more.
+    One worker steps a Just4Fun batch, a Fool batch with search opponents, and more, on
+    its own and as a slice of a held call beside a worker fresh from another game (issue
+    22, item 2: a 376-byte Fool position was copied into a smaller worker's scratch).
     """
-    worker = _search.Work()
+    worker, other = _search.Work(), _search.Work()
     envs = [_env("just4fun", 3, seed=1, opponents="greedy", seat=1),
             _env("fool", 3, seed=1, players=4, opponents="ismcts:40", seat=2),
             _env("three_or_more", 3, seed=1, opponents="flat:2", seat=0)]
@@ -318,14 +349,21 @@ def test_a_worker_fits_any_batch() -> None:
         env._batch.reset(0, 3, worker)
     for twin in twins:
         twin.reset()
-    for t in range(5):
+    for t in range(6):
         for env, twin in zip(envs, twins, strict=True):
             actions = twin.random_actions(t)
-            assert env._batch.step(actions, worker) == -1
+            if t % 2:
+                env._batch.step(actions, worker)
+            else:
+                pair = [other, worker] if t % 4 else [worker, other]
+                env._batch.hold(pair, actions)
+                env._batch.run(1)
+                env._batch.run(0)
+                env._batch.release()
             twin.step(actions)
             assert all(env._batch.state_bytes(i) == twin._batch.state_bytes(i)
                        for i in range(3))
-    assert worker.capacity == 41 and not worker.busy
+    assert worker.capacity == other.capacity == 41 and not worker.busy and not other.busy
 
 
 def test_a_call_takes_its_games_and_its_worker() -> None:
@@ -348,15 +386,15 @@ def test_a_call_takes_its_games_and_its_worker() -> None:
     while True:
         try:
             batch.state_bytes(1)
-        except RuntimeError as e:
+        except UsageError as e:
             assert "in use by another thread" in str(e)
             break
         assert time.monotonic() < deadline, "the reset never held its games"
-    with pytest.raises(RuntimeError, match=r"games 0\.\.1 are in use"):
+    with pytest.raises(UsageError, match=r"games 0\.\.1 are in use"):
         batch.state_bytes(0)
-    with pytest.raises(RuntimeError, match=r"games 1\.\.3 are in use"):
+    with pytest.raises(UsageError, match=r"games 1\.\.3 are in use"):
         batch.reset(1, 3, free)
-    with pytest.raises(RuntimeError, match="this worker is in use"):
+    with pytest.raises(UsageError, match="this worker is in use"):
         batch.reset(2, 3, busy)
     batch.reset(2, 3, free)                 # game 2 is nobody else's
     assert long.is_alive()
@@ -401,6 +439,150 @@ def test_a_step_plays_the_actions_it_checked() -> None:
         sys.setswitchinterval(interval)
 
 
+class _Meddling:
+    """A stand-in for a VectorEnv's thread pool that meddles between a call's slices.
+
+    It runs each slice submitted to it at once, in the caller's thread, but first calls
+    ``meddle`` -- except before the first slice it is given -- so that something happens
+    deterministically after a call has started and before (some of) its slices run: the
+    race of a real pool, forced.
+    """
+
+    def __init__(self, meddle: Callable[[], None], first: bool = False) -> None:
+        self.meddle = meddle
+        self.submitted = 0 if first else -1
+
+    def submit(self, fn: Callable[..., object], *args: object) -> Future[object]:
+        if self.submitted >= 0:
+            self.meddle()
+        self.submitted += 1
+        job: Future[object] = Future()
+        try:
+            job.set_result(fn(*args))
+        except BaseException as exc:
+            job.set_exception(exc)
+        return job
+
+    def shutdown(self, wait: bool = True) -> None:
+        pass
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+@pytest.mark.parametrize("rewrite", ["illegal", "other"])
+def test_a_step_on_threads_plays_the_copy_it_checked(threads: int, rewrite: str) -> None:
+    """A step on threads plays the private copy of the actions it checked.
+
+    Issue 22, item 6: with threads > 1 the slices read the caller's array after the
+    check, so rewriting it in between was skipped silently or played another action.
+    The caller's array is rewritten after the step began and before its slices run: the
+    games move exactly as a one-thread twin's with the actions as they were given.
+    """
+    env, twin = _env("just4fun", 64, seed=7, threads=threads), _env("just4fun", 64, seed=7)
+    env.reset()
+    twin.reset()
+    for t in range(12):
+        legal = env.random_actions(t)
+        actions = legal.copy()
+        other = env.random_actions(t + 100)
+
+        def meddle(actions: np.ndarray = actions, other: np.ndarray = other) -> None:
+            actions[:] = -1 if rewrite == "illegal" else other
+
+        env._pool = _Meddling(meddle, first=True)      # type: ignore[assignment]
+        env.step(actions)
+        twin.step(legal)
+        assert (actions == (-1 if rewrite == "illegal" else other)).all()   # it meddled
+        assert [env._batch.state_bytes(i) for i in range(64)] == \
+            [twin._batch.state_bytes(i) for i in range(64)], t
+
+
+class _BlockedReader:
+    """A thread reading ``env.legal_actions()`` that stops inside the call, holding the games.
+
+    ``_vector``'s ``np.empty`` is replaced while it runs, so that the reader, once it has
+    taken the games (they are taken before the arrays are made), waits there until
+    ``finish()``.  ``start()`` returns once the reader holds the games or was refused.
+    """
+
+    def __init__(self, env: boardcore.VectorEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.env = env
+        self.inside, self.go = threading.Event(), threading.Event()
+        self.outcome: list[object] = []
+        self.thread = threading.Thread(target=self._read)
+        reader = self
+
+        class Numpy:
+            def __getattr__(self, name: str) -> object:
+                return getattr(np, name)
+
+            def empty(self, *args: Any, **kwargs: Any) -> np.ndarray:
+                if threading.current_thread() is reader.thread:
+                    reader.inside.set()
+                    reader.go.wait(30)
+                return np.empty(*args, **kwargs)
+
+        monkeypatch.setattr(_vector, "np", Numpy())
+
+    def _read(self) -> None:
+        try:
+            self.outcome.append(self.env.legal_actions())
+        except Exception as exc:            # a refusal, judged by the test
+            self.outcome.append(exc)
+        self.inside.set()
+
+    def start(self) -> None:
+        self.thread.start()
+        assert self.inside.wait(30)
+
+    def finish(self) -> object:
+        self.go.set()
+        self.thread.join(30)
+        return self.outcome[0]
+
+
+@pytest.mark.parametrize("call", ["step", "reset"])
+def test_a_call_on_threads_runs_whole_or_not_at_all(call: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call on threads takes every game before any slice runs.
+
+    Issue 22, item 7: each slice took its own games, so a reader taking the games
+    between two slices left the call half done (16 of 64 games moved, then "in use by
+    another thread").  Now a reader that comes in between is refused, and a call that
+    finds a reader holding the games is refused with nothing changed -- a
+    ``UsageError``, as every busy refusal is.
+    """
+    env = _env("just4fun", 64, seed=3, threads=4)
+    twin = _env("just4fun", 64, seed=3)
+    env.reset()
+    twin.reset()
+    actions = env.random_actions(1)
+    readers: list[_BlockedReader] = []
+
+    def read_between() -> None:
+        reader = _BlockedReader(env, monkeypatch)
+        readers.append(reader)
+        reader.start()
+
+    env._pool = _Meddling(read_between)     # type: ignore[assignment]
+    env.step(actions) if call == "step" else env.reset()
+    twin.step(actions) if call == "step" else twin.reset()
+    assert readers and all(isinstance(r.finish(), UsageError) for r in readers)
+    assert [env._batch.state_bytes(i) for i in range(64)] == \
+        [twin._batch.state_bytes(i) for i in range(64)]
+    # A reader that holds the games first: the call is refused, nothing changes.
+    before = [env._batch.state_bytes(i) for i in range(64)]
+    actions = env.random_actions(2)
+    reader = _BlockedReader(env, monkeypatch)
+    reader.start()
+    with pytest.raises(UsageError, match="in use by another thread"):
+        env.step(actions) if call == "step" else env.reset()
+    ids, counts = reader.finish()           # type: ignore[misc]
+    assert [env._batch.state_bytes(i) for i in range(64)] == before
+    monkeypatch.undo()
+    assert (ids[:, 0] >= 0).all() and (counts > 0).all()
+    env.step(actions)                       # given back whole: the env goes on
+
+
 def test_threads_sharing_an_env_never_tear_it() -> None:
     """Threads stepping, reading and rewriting the actions of one VectorEnv at once.
 
@@ -430,7 +612,7 @@ def test_threads_sharing_an_env_never_tear_it() -> None:
                     else:           # the shared actions, rewritten while others play them
                         actions[:] = rng.choice([env.random_actions(rng.getrandbits(32)),
                                                  rng.randrange(-5, 5000)])
-                except (RuntimeError, IllegalActionError):
+                except (UsageError, IllegalActionError):
                     pass
         except BaseException as e:              # reported below
             errors.append(e)

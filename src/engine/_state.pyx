@@ -236,11 +236,15 @@ cdef class EngineConfig:
 
         ``values`` are the game's checked values of a set-up position (its
         ``positions`` module reads them from a document); what would not fit the
-        position raises ``InvalidStateError``.  Play starts there: its ``to_dict``
-        fields are the document's ``setup``.
+        position raises ``InvalidStateError``, and so does a game going on with no legal
+        action for the seat to act.  Play starts there: its ``to_dict`` fields are the
+        document's ``setup``.
         """
         cdef EngineState st = self._make(game, seed)
         st._fill(<const char *>self.blob, values)
+        if self.k.current(st._s) >= 0 and not st.legal_actions():
+            raise InvalidStateError(f"a {self.k.name.decode()} position whose seat to act "
+                                    "has no legal action: the game would go on without a move")
         st._started(game.fields(st._snapshot()))
         return st
 

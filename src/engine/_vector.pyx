@@ -13,9 +13,11 @@
 # A call works on its games without the GIL, so it first takes them (``_claim``): to
 # change them or to read them, refused while another call changes them (or, to change
 # them, reads them); a worker's memory (a ``_search.Work``) is taken the same way and
-# grown to what this batch's positions and opponents need.  No two threads
-# ever touch one position, one mask or one scratch buffer at once, and the actions a
-# step plays are the private copy it checked.
+# grown to what this batch's positions and opponents need.  A call split over threads
+# (``hold``, then ``run`` of every slice, then ``release``) takes every game and every
+# worker before any slice runs, so it runs whole or is refused with nothing changed.  No
+# two threads ever touch one position, one mask or one scratch buffer at once, and the
+# actions a step plays are the private copy it checked.
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -30,10 +32,20 @@ from boardcore._engine._state cimport EngineConfig
 
 import numpy as np
 
-from boardcore.errors import ConfigurationError
+from boardcore.errors import ConfigurationError, IllegalActionError, UsageError
+
+cdef enum:
+    CHANGING = -1       # users[i]: a call changes game i (else: how many calls read it)
+    SLICES = 256        # the most slices a held call runs in
+    # the progress of each slice of a held call
+    WAITING = 0
+    RUNNING = 1
+    DONE = 2
 
 #: The most games one batch holds.
 MAX_ENVS = 1 << 20
+#: The most slices (threads) one call of a batch is split into.
+MAX_SLICES = SLICES
 
 
 cdef extern from *:
@@ -74,10 +86,15 @@ cdef class Batch:
     cdef uint16_t *shown          # per game: the legal actions last written to its mask
     cdef int *shown_n
     cdef int *to_act              # per game: the seat to act last written (-1: over)
-    cdef int32_t *users           # per game: -1 while a call changes it, else its readers
+    cdef int32_t *users           # per game: CHANGING while a call changes it, else its readers
     cdef int64_t *acts            # per game: the action its step plays (a private copy)
     cdef Py_ssize_t begun         # games begun at least once
     cdef readonly bint started    # every game has begun (reset)
+    # The call held in slices (``hold``): its workers, one per slice (None: no call is
+    # held), whether it begins episodes (else it steps), and each slice's progress.
+    cdef list held
+    cdef bint held_reset
+    cdef uint8_t progress[SLICES]
     # The caller's arrays, bound once (``bind``): every call writes into them.
     cdef float[:, ::1] obs
     cdef int8_t[:, ::1] mask
@@ -173,7 +190,7 @@ cdef class Batch:
                 self.terminated, self.current = terminated, current
                 self.bound = True
         if again:
-            raise RuntimeError("this batch's arrays are bound already")
+            raise UsageError("this batch's arrays are bound already")
 
     cdef int _claim(self, Py_ssize_t start, Py_ssize_t stop, bint change, bint begun,
                     ) except -1:
@@ -191,26 +208,26 @@ cdef class Batch:
                 problem = 3
             else:
                 for i in range(start, stop):
-                    clash |= self.users[i] < 0 or (change and self.users[i] > 0)
+                    clash |= self.users[i] == CHANGING or (change and self.users[i] > 0)
                 if clash:
                     problem = 4
                 else:
                     for i in range(start, stop):
-                        self.users[i] = -1 if change else self.users[i] + 1
+                        self.users[i] = CHANGING if change else self.users[i] + 1
         if problem == 1:
-            raise RuntimeError("bind() the arrays first")
+            raise UsageError("bind() the arrays first")
         if problem == 2:
             raise ConfigurationError(f"games {start}..{stop} are not games of this batch")
         if problem == 3:
-            raise RuntimeError("call reset() first: the games have not begun")
+            raise UsageError("call reset() first: the games have not begun")
         if problem == 4:
-            raise RuntimeError(f"games {start}..{stop} are in use by another thread")
+            raise UsageError(f"games {start}..{stop} are in use by another thread")
         return 0
 
     cdef int _take_worker(self, Work worker) except -1:
         # Take a worker's memory for one call, grown to this batch's needs.
         if not worker.take():
-            raise RuntimeError("this worker is in use by another thread")
+            raise UsageError("this worker is in use by another thread")
         try:
             worker.fit(self.k.state_size, tree_nodes(&self.agent))
         except BaseException:
@@ -299,98 +316,158 @@ cdef class Batch:
                    current)
 
     def reset(self, Py_ssize_t start, Py_ssize_t stop, Work worker not None):
-        """Begin a new episode in games ``start..stop-1``."""
-        cdef Py_ssize_t i, fresh = 0
-        cdef int j
+        """Begin a new episode in games ``start..stop-1``, on this thread."""
+        cdef Py_ssize_t fresh = 0
         self._claim(start, stop, True, False)
         try:
             self._take_worker(worker)
             try:
-                for i in range(start, stop):
-                    fresh += self.episodes[i] == 0
-                with nogil:
-                    for i in range(start, stop):
-                        self._begin(i, worker)
-                        self._show_begun(i, &self.obs[i, 0], &self.mask[i, 0],
-                                         &self.current[i])
-                        self.terminated[i] = 0
-                        for j in range(self.rewards.shape[1]):
-                            self.rewards[i, j] = 0.0
+                fresh = self._reset(start, stop, worker)
             finally:
                 worker.give()
         finally:
             self._release(start, stop, True, fresh)
 
-    def check(self, const int64_t[::1] actions not None):
-        """Return the first game whose action is not legal, else -1 (nothing moves).
-
-        A game that ended in the last step resets in the next: its action is ignored.
-        """
-        if actions.shape[0] != self.n:
-            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
-        self._claim(0, self.n, False, True)
-        try:
-            return self._first_illegal(&actions[0])
-        finally:
-            self._release(0, self.n, False)
-
-    cdef Py_ssize_t _first_illegal(self, const int64_t *actions) noexcept:
-        cdef Py_ssize_t i
-        for i in range(self.n):
-            if not self.ended[i] and not self._shown(i, actions[i]):
-                return i
-        return -1
-
     def step(self, const int64_t[::1] actions not None, Work worker not None):
-        """Check every action, then (if all are legal) step every game: ``check`` and
-        ``step_slice`` in one call.  Return the first game whose action is illegal (then
-        nothing moved), else -1."""
-        cdef Py_ssize_t bad = -1
+        """Play ``actions`` (one per game) in every game, on this thread.
+
+        The actions are copied first, and the copy is what is checked and played: an
+        action its game's mask does not show raises ``IllegalActionError`` naming the
+        game, and nothing moves.  A game that ended in the last step resets instead (its
+        action is ignored).
+        """
         if actions.shape[0] != self.n:
             raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
         self._claim(0, self.n, True, True)
         try:
             self._take_worker(worker)
             try:
-                # The actions checked are the ones played: a copy the caller cannot change.
-                memcpy(self.acts, &actions[0], self.n * sizeof(int64_t))
-                bad = self._first_illegal(self.acts)
-                if bad < 0:
-                    self._step(0, self.n, worker, True)
+                self._copy_and_check(actions)
+                self._step(0, self.n, worker)
             finally:
                 worker.give()
         finally:
             self._release(0, self.n, True)
-        return bad
 
-    def step_slice(self, Py_ssize_t start, Py_ssize_t stop, Work worker not None,
-                   const int64_t[::1] actions not None):
-        """Step games ``start..stop-1`` with ``actions`` (checked by ``check`` first).
+    def hold(self, list workers not None, actions=None):
+        """Take every game, and one worker per slice, for one call run in slices.
 
-        An action that is not legal is skipped (``check`` refuses it first).
+        With ``actions`` (int64, one per game) the call is a step, its actions copied and
+        the copy checked as ``step`` does (an illegal one raises ``IllegalActionError``,
+        and nothing is taken); without, it begins a new episode in every game.  Refused
+        with ``UsageError``, nothing taken, while another call uses a game or a worker.
+        Then ``run(j)`` plays slice ``j`` -- games ``j * n // T`` up to ``(j + 1) * n //
+        T``, ``T = len(workers)`` -- with worker ``j``, each once, from any thread, and
+        ``release()`` ends the call: it runs whole, or (refused here) not at all.
         """
-        if actions.shape[0] != self.n:
-            raise ConfigurationError(f"actions must hold {self.n} actions, not {actions.shape[0]}")
-        self._claim(start, stop, True, True)
+        cdef Py_ssize_t j, t = len(workers), taken = 0
+        cdef const int64_t[::1] copy = None
+        if not 1 <= t <= SLICES:
+            raise ConfigurationError(f"a call runs in 1..{SLICES} slices, not {t}")
+        for w in workers:
+            if not isinstance(w, Work):
+                raise TypeError(f"workers must be Work objects, not {type(w).__name__}")
+        if actions is not None:
+            copy = actions
+            if copy.shape[0] != self.n:
+                raise ConfigurationError(
+                    f"actions must hold {self.n} actions, not {copy.shape[0]}")
+        self._claim(0, self.n, True, actions is not None)
         try:
-            self._take_worker(worker)
-            try:
-                if stop > start:
-                    memcpy(self.acts + start, &actions[start],
-                           (stop - start) * sizeof(int64_t))
-                self._step(start, stop, worker, False)
-            finally:
-                worker.give()
-        finally:
-            self._release(start, stop, True)
+            for j in range(t):
+                self._take_worker(workers[j])
+                taken += 1
+            if actions is not None:
+                self._copy_and_check(copy)
+        except BaseException:
+            for j in range(taken):
+                (<Work>workers[j]).give()
+            self._release(0, self.n, True)
+            raise
+        with cython.critical_section(self):
+            self.held = list(workers)
+            self.held_reset = actions is None
+            memset(self.progress, WAITING, t)
 
-    cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Work worker,
-                    bint checked) noexcept:
-        # Play ``self.acts`` in games start..stop (taken).  ``checked``: every action was
-        # found legal just before (``step``), so it is not looked up again.
+    def run(self, Py_ssize_t j):
+        """Play slice ``j`` of the call ``hold`` took (once; from any thread)."""
+        cdef Work worker = None
+        cdef Py_ssize_t start = 0, stop = 0, fresh = 0
+        cdef bint reset = False
+        with cython.critical_section(self):
+            if self.held is not None and 0 <= j < len(self.held) and self.progress[j] == WAITING:
+                worker = self.held[j]
+                start = j * self.n // len(self.held)
+                stop = (j + 1) * self.n // len(self.held)
+                reset = self.held_reset
+                self.progress[j] = RUNNING
+        if worker is None:
+            raise UsageError(f"slice {j} is not a slice of a held call waiting to run")
+        if reset:
+            fresh = self._reset(start, stop, worker)
+        else:
+            self._step(start, stop, worker)
+        with cython.critical_section(self):
+            self.progress[j] = DONE
+            self.begun += fresh
+
+    def release(self):
+        """End the call ``hold`` took: give back its games and workers.
+
+        Refused with ``UsageError`` while one of its slices runs.  Every slice should
+        have run; one that did not is abandoned (its games stay as they were).
+        """
+        cdef Py_ssize_t j
+        cdef list held = None
+        cdef int problem = 1
+        with cython.critical_section(self):
+            if self.held is not None:
+                problem = 0
+                for j in range(len(self.held)):
+                    if self.progress[j] == RUNNING:
+                        problem = 2
+                if not problem:
+                    held, self.held = self.held, None
+        if problem == 1:
+            raise UsageError("no call is held")
+        if problem == 2:
+            raise UsageError("a slice of the held call is still running")
+        for w in held:
+            (<Work>w).give()
+        self._release(0, self.n, True)
+
+    cdef Py_ssize_t _reset(self, Py_ssize_t start, Py_ssize_t stop, Work worker) noexcept:
+        # Begin a new episode in games start..stop (taken): each is stepped as a game
+        # that has just ended.  Return how many of them began their first.
+        cdef Py_ssize_t i, fresh = 0
+        for i in range(start, stop):
+            fresh += self.episodes[i] == 0
+            self.ended[i] = 1
+        self._step(start, stop, worker)
+        return fresh
+
+    cdef int _copy_and_check(self, const int64_t[::1] actions) except -1:
+        # Copy ``actions`` (one per game; the games taken) to ``acts``, then check the
+        # copy: IllegalActionError for the first game whose mask does not show its
+        # action.  A game that ended in the last step ignores its action.
+        cdef Py_ssize_t i, bad = -1
+        cdef const int64_t *acts = self.acts
+        cdef const uint8_t *ended = self.ended
+        memcpy(self.acts, &actions[0], self.n * sizeof(int64_t))
+        for i in range(self.n):
+            if not ended[i] and not self._shown(i, acts[i]):
+                bad = i
+                break
+        if bad >= 0:
+            raise IllegalActionError(
+                f"illegal action {acts[bad]} in game {bad}; nothing was played")
+        return 0
+
+    cdef void _step(self, Py_ssize_t start, Py_ssize_t stop, Work worker) noexcept:
+        # Play ``self.acts`` (checked) in games start..stop (taken); a game that ended
+        # begins its next episode instead.
         cdef Py_ssize_t i
         cdef int seat, p, to_act
-        cdef int64_t a
         cdef double r[MAX_PLAYERS]
         cdef void *s
         cdef float[:, ::1] obs = self.obs, out = self.rewards
@@ -407,11 +484,8 @@ cdef class Batch:
                     self._begin(i, worker)
                     self._show_begun(i, &obs[i, 0], &mask[i, 0], &current[i])
                     continue
-                a = self.acts[i]
-                if not checked and not self._shown(i, a):
-                    continue        # unreachable after check(); never trust, never crash
                 seat = self.to_act[i]           # the mover: the seat its mask was for
-                self.k.apply(s, <int>a)
+                self.k.apply(s, <int>self.acts[i])
                 if self.learner >= 0:
                     self._opponents(i, worker)
                 to_act = self.k.current(s)
@@ -442,7 +516,7 @@ cdef class Batch:
         cdef uint16_t *shown
         cdef int32_t[::1] c
         cdef int32_t[:, ::1] out
-        self._claim(0, self.n, False, False)
+        self._claim(0, self.n, False, True)
         try:
             for i in range(self.n):
                 width = max(width, self.shown_n[i])
@@ -483,7 +557,7 @@ cdef class Batch:
     def state_bytes(self, Py_ssize_t i):
         """Return game ``i``'s position struct (for tests)."""
         if not 0 <= i < self.n:
-            raise IndexError(f"game {i} is not in range({self.n})")
+            raise ConfigurationError(f"game {i} is not in range({self.n})")
         self._claim(i, i + 1, False, False)
         try:
             return (<char *>self._state(i))[:self.k.state_size]

@@ -27,6 +27,13 @@
 # shuffle of 1..36, row-major), then the 55-card deck (ascending) is shuffled; the draw
 # pile's top is its last card; seats 0..n-1 each take 4 cards from the top in turn.
 # When the draw pile runs empty (also mid-draw) the discard pile is shuffled into it.
+#
+# Card counts: a multiset of cards packed in one word, 3 bits per value (at most four of
+# a value, J3; value v counts CARD_COUNT[v] = 1 << 3 * (v - 1)), so a pile is counted by
+# adding words.  The struct keeps what a reshuffle made public in two such words per
+# state: ``reshuffled``, the cards of the new draw pile (the discard pile every seat saw),
+# and per seat ``drawn``, what it drew since (the seat knows its own).  Determinizations
+# read them (``just4fun_seat.pxi``); the rules never do.
 cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
@@ -125,6 +132,8 @@ ctypedef struct j4f_t:
     uint64_t held[MAX_SEATS]       # J12: cells each seat holds
     uint64_t closed[MAX_SEATS]     # J7/J8: fields (bit f) each seat may not place on
     uint64_t locked                  # J8
+    uint64_t reshuffled              # the cards of the last reshuffle (J9), counted; 0: none
+    uint64_t drawn[MAX_SEATS]        # cards each seat drew since (since the start before it)
     uint8_t stones[MAX_SEATS][N_BITS]
     uint8_t owner[N_BITS]            # seat owning a locked cell, else NO_SEAT
     uint8_t field[N_BITS]            # field number on each cell, 0 on padding
@@ -160,6 +169,7 @@ cdef uint64_t ALL_FIELDS = ((<uint64_t>1) << (N_FIELDS + 1)) - 2   # bits 1..36
 cdef uint8_t CELL_BIT[N_FIELDS]      # bit index of row-major cell i
 cdef uint8_t HIGHEST_BIT[16]         # index of the highest set bit of 1..15
 cdef uint8_t SORTED_DECK[DECK_SIZE]  # J3: four each of 1..12, one each of 13..19
+cdef uint64_t CARD_COUNT[20]         # value v's 1 in a card count (see above); 0 for 0
 # The hand tables (see above).  A slot word: field (6 bits) | action << 6 | rest << 18.
 cdef uint32_t HAND_CARDS[N_HANDS + N_PARTIAL]   # a hand's values, one per byte, ascending
 cdef uint16_t HAND_ADD[N_PARTIAL][20]           # [id - N_HANDS][v]: that hand plus a v
@@ -207,6 +217,9 @@ def _build_tables():
         CELL_BIT[i] = (i // 6) * WIDTH + i % 6
     for i in range(DECK_SIZE):
         SORTED_DECK[i] = i // 4 + 1 if i < 48 else i - 35
+    CARD_COUNT[0] = 0
+    for i in range(1, 20):
+        CARD_COUNT[i] = (<uint64_t>1) << (3 * (i - 1))
     _build_hands()
     return plays
 
@@ -336,17 +349,35 @@ cdef inline void _set_hand(j4f_t *s, int p, uint32_t h, int size) noexcept nogil
     s.hand_n[p] = size
 
 
+cdef inline uint64_t _card_count(const uint8_t *cards, int n) noexcept nogil:
+    # The count of ``n`` cards (see above), four a round.
+    cdef uint64_t count = 0
+    cdef int i
+    for _ in range(n >> 2):
+        count += (CARD_COUNT[cards[0]] + CARD_COUNT[cards[1]]
+                  + CARD_COUNT[cards[2]] + CARD_COUNT[cards[3]])
+        cards += 4
+    for i in range(n & 3):
+        count += CARD_COUNT[cards[i]]
+    return count
+
+
 cdef void _draw_up(j4f_t *s, int p, uint32_t h) noexcept nogil:
     # J9: seat p, left with hand h, draws back to 4; the moment the draw pile is empty,
-    # the discard pile becomes the new draw pile, shuffled.
+    # the discard pile becomes the new draw pile, shuffled (and every seat knows its cards).
+    cdef uint8_t card
     while h >= N_HANDS:
         s.draw_n -= 1
-        h = HAND_ADD[h - N_HANDS][s.draw[s.draw_n]]
+        card = s.draw[s.draw_n]
+        h = HAND_ADD[h - N_HANDS][card]
+        s.drawn[p] += CARD_COUNT[card]
         if s.draw_n == 0:
             memcpy(s.draw, s.discard, s.discard_n)
             s.draw_n = s.discard_n
             s.discard_n = 0
             rng_shuffle_u8(&s.rng, s.draw, s.draw_n)
+            s.reshuffled = _card_count(s.draw, s.draw_n)
+            memset(s.drawn, 0, sizeof(s.drawn))
     _set_hand(s, p, h, HAND_SIZE)
 
 

@@ -2,12 +2,19 @@
 # ``observe`` slots see it (included at the end of ``just4fun.pyx``, whose types,
 # tables and rules it uses).
 
+cdef inline int _value_count(uint64_t count, int v) noexcept nogil:
+    # How many cards of value v a card count holds.
+    return (count >> (3 * (v - 1))) & 7
+
+
 cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     # What `seat` cannot see: the other hands, the draw pile's order and the state's
     # generator (future reshuffles).  The discards and every hand size are public and
     # play reveals nothing more (an exchanged hand goes face up to the discard pile), so
     # the unseen cards -- put in ascending order first, so that nothing of their hidden
     # arrangement leaks -- are shuffled and dealt back by size: a uniform consistent deal.
+    # After a reshuffle (J9) more is public: the draw pile's cards were the discard pile
+    # then, less what has been drawn since (_deal_after_reshuffle).
     cdef j4f_t *s = <j4f_t *>state
     cdef uint8_t unseen[DECK_SIZE]
     cdef uint8_t count[20]
@@ -20,6 +27,9 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
                 count[s.hand[p][i]] += 1
     for i in range(s.draw_n):
         count[s.draw[i]] += 1
+    if s.reshuffled and _deal_after_reshuffle(s, seat, count, rng):
+        rng_seed(&s.rng, rng_next(rng))
+        return
     for v in range(1, 20):
         for _ in range(count[v]):
             unseen[n] = v
@@ -36,6 +46,116 @@ cdef void _determinize(void *state, int seat, rng_t *rng) noexcept nogil:
     rng_seed(&s.rng, rng_next(rng))
 
 
+cdef bint _deal_after_reshuffle(j4f_t *s, int seat, const uint8_t *unseen,
+                                rng_t *rng) noexcept nogil:
+    # Deal the unseen cards (``unseen[v]`` of each value v) as what `seat` knows since the
+    # last reshuffle allows; False (nothing dealt) if the counts contradict it.
+    #
+    # The draw pile holds only cards of the reshuffled pile that `seat` has not drawn:
+    # of value v at most lim = reshuffled[v] - drawn[seat][v] (``maybe``: at most
+    # unseen[v] of them), and at least lim - discards[v] of them (``must``: no discard
+    # since accounts for them) are still unseen, in the pile or in the hand of a seat
+    # that drew since -- each seat at most as many as it drew since (its places that
+    # may hold them: ``capped``), the rest of its hand held from before.  So the pile is
+    # the first draw_n of the shuffled candidates, shuffled again while the must cards
+    # left over do not fit the capped places (the 33rd try puts the must cards first);
+    # those left over go to capped places drawn uniformly, every other card to the rest.
+    cdef uint8_t cand[DECK_SIZE]         # the candidates for the pile, shuffled
+    cdef uint8_t rest[DECK_SIZE]         # the cards for every place not given a late one
+    cdef uint8_t late[DECK_SIZE]         # the must cards the pile left over
+    cdef uint8_t maybe[20]
+    cdef uint8_t must[20]
+    cdef uint8_t left[20]
+    cdef uint8_t dealt[4 * MAX_SEATS]    # the other seats' hands' places, in seat order
+    cdef uint8_t capped[4 * MAX_SEATS]
+    cdef uint64_t discards = _card_count(s.discard, s.discard_n)
+    cdef int n_cand = 0, n_must = 0, n_rest = 0, n_late = 0, n_capped = 0, places = 0
+    cdef int v, lim, seen, p, i, j, cap, tries
+    cdef bint fits = False
+    cdef uint32_t h
+    for v in range(1, 20):
+        lim = _value_count(s.reshuffled, v) - _value_count(s.drawn[seat], v)
+        seen = _value_count(discards, v)
+        maybe[v] = unseen[v] if unseen[v] < lim else max(lim, 0)
+        must[v] = lim - seen if lim > seen else 0
+        if lim < 0 or must[v] > maybe[v]:
+            return False
+        n_cand += maybe[v]
+        n_must += must[v]
+    if n_cand < s.draw_n:
+        return False
+    for p in range(s.n_players):
+        if p != seat:
+            cap = 0
+            for v in range(1, 20):
+                cap += _value_count(s.drawn[p], v)
+            for i in range(min(cap, s.hand_n[p])):
+                capped[n_capped] = places + i
+                n_capped += 1
+            places += s.hand_n[p]
+    for tries in range(33):
+        j = 0
+        for v in range(1, 20):
+            for i in range(must[v] if tries == 32 else maybe[v]):
+                cand[j] = v
+                j += 1
+        if tries == 32:             # the must cards first, each part shuffled
+            for v in range(1, 20):
+                for i in range(maybe[v] - must[v]):
+                    cand[j] = v
+                    j += 1
+            rng_shuffle_u8(rng, cand, n_must)
+            rng_shuffle_u8(rng, &cand[n_must], n_cand - n_must)
+        else:
+            rng_shuffle_u8(rng, cand, n_cand)
+        memcpy(left, must, sizeof(left))
+        for i in range(s.draw_n):
+            if left[cand[i]]:
+                left[cand[i]] -= 1
+        n_late = 0
+        for v in range(1, 20):
+            n_late += left[v]
+        if n_late <= n_capped:
+            fits = True
+            break
+    if not fits:
+        return False
+    n_late = 0
+    for i in range(s.draw_n, n_cand):
+        v = cand[i]
+        if left[v]:
+            left[v] -= 1
+            late[n_late] = v
+            n_late += 1
+        else:
+            rest[n_rest] = v
+            n_rest += 1
+    for v in range(1, 20):
+        for i in range(unseen[v] - maybe[v]):
+            rest[n_rest] = v
+            n_rest += 1
+    rng_shuffle_u8(rng, rest, n_rest)
+    rng_shuffle_u8(rng, capped, n_capped)
+    memset(dealt, 0, sizeof(dealt))
+    for i in range(n_late):
+        dealt[capped[i]] = late[i]
+    j = 0
+    for i in range(places):
+        if not dealt[i]:
+            dealt[i] = rest[j]
+            j += 1
+    i = 0
+    for p in range(s.n_players):
+        if p != seat:
+            h = EMPTY_HAND
+            for _ in range(s.hand_n[p]):
+                h = HAND_ADD[h - N_HANDS][dealt[i]]
+                i += 1
+            _set_hand(s, p, h, s.hand_n[p])
+    memcpy(s.draw, cand, s.draw_n)
+    return True
+
+
 # Observation planes (docs/games/just4fun.md), in this order; seats are relative to the
 # observer (0 = the observer, 1 = the next seat to its left, ...), cells row-major.
 cdef int _observation_size(const void *config) noexcept nogil:
@@ -44,11 +164,9 @@ cdef int _observation_size(const void *config) noexcept nogil:
 
 
 # Import-time tables of _observe.  BIT_ROW: a board row's 6 bits as 0/1 floats (padded
-# to 8 floats, 32 bytes a row).  The discard pile is counted in one register,
-# 3 bits per value (at most 4 of a value, J3): CARD_COUNT[v] is value v's 1, and
-# COUNT_PAIR turns two 3-bit counts into two floats / 4.
+# to 8 floats, 32 bytes a row).  The discard pile is counted in one register (a card
+# count, see just4fun.pyx), and COUNT_PAIR turns two 3-bit counts into two floats / 4.
 cdef float BIT_ROW[64][8]
-cdef uint64_t CARD_COUNT[20]
 cdef float COUNT_PAIR[64][2]
 
 
@@ -59,9 +177,6 @@ cdef void _build_observe_tables() noexcept:
             BIT_ROW[i][x] = (i >> x) & 1 if x < 6 else 0
         COUNT_PAIR[i][0] = (i & 7) * <float>0.25
         COUNT_PAIR[i][1] = (i >> 3) * <float>0.25
-    CARD_COUNT[0] = 0
-    for i in range(1, 20):
-        CARD_COUNT[i] = (<uint64_t>1) << (3 * (i - 1))
 
 
 _build_observe_tables()
@@ -151,8 +266,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     cdef const j4f_t *s = <const j4f_t *>state
     cdef int n = s.n_players
     cdef int i, r, q
-    cdef uint64_t m = s.closed[seat] & ALL_FIELDS, closed = 0, count = 0
-    cdef const uint8_t *pile = s.discard
+    cdef uint64_t m = s.closed[seat] & ALL_FIELDS, closed = 0, count
     j4f_byte_plane(out, s.field, <float>(1.0 / 36))                       # layout
     _bit_plane(&out[N_FIELDS], s.locked)                               # locked (J8)
     while m:            # closed holds fields (bit f); the plane wants their cells
@@ -168,12 +282,7 @@ cdef void _observe(const void *state, int seat, float *out) noexcept nogil:
     for i in range(s.hand_n[seat]):
         out[s.hand[seat][i] - 1] += <float>0.25
     out += 19
-    for i in range(s.discard_n >> 2):           # discards / 4, four cards a round
-        count += (CARD_COUNT[pile[0]] + CARD_COUNT[pile[1]]
-                  + CARD_COUNT[pile[2]] + CARD_COUNT[pile[3]])
-        pile += 4
-    for i in range(s.discard_n & 3):
-        count += CARD_COUNT[pile[i]]
+    count = _card_count(s.discard, s.discard_n)                        # discards / 4
     for i in range(9):
         memcpy(&out[2 * i], COUNT_PAIR[(count >> (6 * i)) & 63], 2 * sizeof(float))
     out[18] = COUNT_PAIR[(count >> 54) & 63][0]

@@ -22,6 +22,7 @@ from boardcore.errors import (
     IllegalActionError,
     InvalidStateError,
     NotationError,
+    UsageError,
 )
 from boardcore.fool import Fool
 from boardcore.just4fun import Just4Fun
@@ -54,6 +55,7 @@ __all__ = [
     "SimulationResult",
     "SimulationSummary",
     "State",
+    "UsageError",
     "VectorEnv",
     "__version__",
     "arena",

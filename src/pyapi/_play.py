@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from boardcore._engine._random import STREAM_PLAY_SEAT, derive_seed
 from boardcore.agents import LevelAgent, agent_from_string
-from boardcore.errors import BoardcoreError, IllegalActionError
+from boardcore.errors import BoardcoreError, ConfigurationError, IllegalActionError
 from boardcore.records import record
 
 if TYPE_CHECKING:
@@ -52,11 +52,11 @@ def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: Tex
     With ``hints``, each of the person's turns shows level 5's three best moves (``hint``).
 
     Raises:
-        ValueError: ``seat`` is not a seat of the game, or a bot name is unknown.
+        ConfigurationError: ``seat`` is not a seat of the game, or a bot name is unknown.
     """
     n = game.num_players
     if not 0 <= seat < n:
-        raise ValueError(f"--seat must be a seat of the game, 0..{n - 1}, not {seat}")
+        raise ConfigurationError(f"--seat must be a seat of the game, 0..{n - 1}, not {seat}")
     names = list(bots) or ["ismcts:1000"]
     others = [p for p in range(n) if p != seat]
     table: dict[int, Any] = {

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from boardcore.errors import ConfigurationError
 from boardcore.simulate import SimulationResult, SimulationSummary
 from boardcore.stats import Histogram, Summary, summarize
 from boardcore.values import quote
@@ -40,13 +41,13 @@ def check_target(path: str) -> None:
 
     Raises:
         ImportError: matplotlib is not installed (the message names the extra).
-        ValueError: the file's suffix is not an image format matplotlib writes.
+        ConfigurationError: the file's suffix is not an image format matplotlib writes.
     """
     figure_class = _figure_class()
     suffix = Path(path).suffix.lstrip(".").lower()
     formats = figure_class().canvas.get_supported_filetypes()
     if suffix not in formats:
-        raise ValueError(
+        raise ConfigurationError(
             f"--plot {quote(path)}: name the file with an image suffix: "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )

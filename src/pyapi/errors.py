@@ -16,6 +16,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidStateError",
     "NotationError",
+    "UsageError",
 ]
 
 
@@ -40,4 +41,21 @@ class ConfigurationError(BoardcoreError, ValueError):
 
     An unknown game, a player count out of range, an unknown or invalid option, or an
     argument outside its range (a search budget, a count of games, a picture size).
+    """
+
+
+class UsageError(BoardcoreError, RuntimeError):
+    """A call the object cannot take now: nothing was changed, the same call may succeed later.
+
+    Another thread is using the object (a ``VectorEnv`` being stepped), or a call that
+    must come first has not been made (``reset()`` before ``step()``), or one that is made
+    once was made already.  It is a ``RuntimeError`` (not a ``ValueError``): the
+    arguments are fine, the moment is not.
+
+    >>> import boardcore
+    >>> env = boardcore.VectorEnv(boardcore.make("just4fun", players=2), 2, seed=1)
+    >>> env.step(env.random_actions())
+    Traceback (most recent call last):
+    ...
+    boardcore.errors.UsageError: call reset() first: the games have not begun
     """

@@ -317,9 +317,18 @@ class Game(Generic[S]):
         """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
 
         Only what the mover could know before it, unless ``played`` (``last_move``).
+
+        Raises:
+            IllegalActionError: ``before`` is a finished game (nothing moves there).
+            InvalidStateError: ``after`` is not one move after ``before``.
         """
-        move: Move = self._moves.explain(self._snapshot(before), self._snapshot(after),
-                                         self._action(action), played=bool(played))
+        first, then, a = self._snapshot(before), self._snapshot(after), self._action(action)
+        if first.current_player is None:
+            raise IllegalActionError(f"illegal action {a}: the game is over")
+        if then.moves != first.moves + 1:
+            raise InvalidStateError(f"'after' is not one move after 'before': they are at "
+                                    f"moves {first.moves} and {then.moves}")
+        move: Move = self._moves.explain(first, then, a, played=bool(played))
         return move
 
     def draw(self, snapshot: Snapshot, last_move: Move | None, perspective: int | None) -> Canvas:
@@ -332,6 +341,9 @@ class Game(Generic[S]):
         if not isinstance(snapshot, self.snapshot_class):
             raise TypeError(f"snapshot must be a {self.snapshot_class.__name__} "
                             f"(state.snapshot()), not {quote(snapshot)}")
+        if snapshot.players != self.num_players:
+            raise InvalidStateError(f"a snapshot of {quote(snapshot.players)} players is not a "
+                                    f"position of this {self.num_players}-player game")
         return snapshot
 
     def _seat(self, player: object) -> int:

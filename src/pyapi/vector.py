@@ -31,8 +31,7 @@ game is ignored and whose reward is 0.
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
@@ -40,7 +39,7 @@ import numpy.typing as npt
 
 from boardcore._engine import _search, _vector
 from boardcore.agents import LevelAgent, agent_from_string
-from boardcore.errors import ConfigurationError, IllegalActionError
+from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
@@ -127,31 +126,41 @@ class VectorEnv:
         self._batch.bind(self._obs, self._mask, self._rewards,
                          self._terminated.view(np.uint8), self._current)
         self._workers = [_search.Work() for _ in range(self.threads)]
-        bounds = np.linspace(0, n, self.threads + 1).astype(int)
-        self._slices = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
-        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
-        self._started = False
-        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
 
     @property
     def observation_shape(self) -> tuple[int, int]:
         """``(num_envs, game.observation_shape[0])``."""
         return (self.num_envs, self._obs.shape[1])
 
-    def _run(self, fn: Any, *args: Any) -> None:
-        """Call ``fn(start, stop, worker, *args)`` on every thread's slice of the games."""
-        if not self._lock.acquire(blocking=False):
-            raise RuntimeError("this VectorEnv is being stepped by another thread")
+    def _call(self, actions: npt.NDArray[np.int64] | None) -> None:
+        """Step every game with ``actions``, or (``None``) begin a new episode in each.
+
+        One thread: one compiled call.  More: ``hold`` takes every game and every
+        thread's worker first (or refuses, nothing changed), each thread runs its slice
+        (this one the first), and ``release`` gives everything back once all have run.
+        """
+        batch, pool = self._batch, self._pool
+        if pool is None:
+            if actions is None:
+                batch.reset(0, self.num_envs, self._workers[0])
+            else:
+                batch.step(actions, self._workers[0])
+            return
+        batch.hold(self._workers, actions)
+        jobs = []
         try:
-            if self._pool is None:
-                fn(0, self.num_envs, self._workers[0], *args)
-                return
-            jobs = [self._pool.submit(fn, a, b, w, *args)
-                    for (a, b), w in zip(self._slices, self._workers, strict=True)]
-            for job in jobs:
-                job.result()
+            for j in range(1, self.threads):
+                try:
+                    jobs.append(pool.submit(batch.run, j))
+                except RuntimeError:        # the pool was shut down (close()): run it here
+                    batch.run(j)
+            batch.run(0)
         finally:
-            self._lock.release()
+            wait(jobs)
+            batch.release()
+        for job in jobs:
+            job.result()
 
     def _info(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._mask, "current_player": self._current}
@@ -160,9 +169,11 @@ class VectorEnv:
         """Begin a new episode in every game; return ``(obs, info)``.
 
         The arrays are the environment's own, overwritten by the next call.
+
+        Raises:
+            UsageError: another thread is using the environment (nothing changed).
         """
-        self._run(self._batch.reset)
-        self._started = True
+        self._call(None)
         return self._obs, self._info()
 
     def step(self, actions: object) -> tuple[
@@ -172,29 +183,16 @@ class VectorEnv:
         """Play ``actions`` (one per game); return the five arrays of a Gymnasium step.
 
         That is ``(obs, rewards, terminated, truncated, info)``; ``rewards`` is
-        ``(num_envs, players)`` in self-play, ``(num_envs,)`` against agents.
+        ``(num_envs, players)`` in self-play, ``(num_envs,)`` against agents.  The
+        actions are copied before they are checked, and the copy is what is played.
 
         Raises:
             TypeError: ``actions`` is not an integer array of shape ``(num_envs,)``.
             IllegalActionError: an action is not legal in its game (nothing moved).
+            UsageError: ``reset()`` was not called yet, or another thread is using the
+                environment (nothing moved).
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        acts = self._actions(actions)
-        if self._pool is None:          # one thread: check and step in one compiled call
-            if not self._lock.acquire(blocking=False):
-                raise RuntimeError("this VectorEnv is being stepped by another thread")
-            try:
-                bad = self._batch.step(acts, self._workers[0])
-            finally:
-                self._lock.release()
-        else:
-            bad = self._batch.check(acts)
-            if bad < 0:
-                self._run(self._batch.step_slice, acts)
-        if bad >= 0:
-            raise IllegalActionError(
-                f"illegal action {int(acts[bad])} in game {bad}; nothing was played")
+        self._call(self._actions(actions))
         return self._obs, self._reward_view, self._terminated, self._truncated, self._info()
 
     def _actions(self, actions: object) -> npt.NDArray[np.int64]:
@@ -220,13 +218,18 @@ class VectorEnv:
         True
         >>> int(counts[0]) == int(info["action_mask"][0].sum())
         True
+
+        Raises:
+            UsageError: ``reset()`` was not called yet, or another thread is stepping.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before legal_actions()")
         return self._batch.legal_actions()
 
     def random_actions(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.int64]:
-        """Return a uniformly random legal action for every game (a baseline policy)."""
+        """Return a uniformly random legal action for every game (a baseline policy).
+
+        Raises:
+            UsageError: ``reset()`` was not called yet, or another thread is stepping.
+        """
         out = np.empty(self.num_envs, dtype=np.int64)    # every entry is written
         self._batch.random_actions(out, check_seed(seed))
         return out

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,import-not-found,un
 
 from boardcore._engine._random import STREAM_GAME, derive_seed
 from boardcore.envs._common import final_rewards, observation_space
-from boardcore.errors import ConfigurationError
+from boardcore.errors import ConfigurationError, UsageError
 from boardcore.values import check_seed, quote
 
 if TYPE_CHECKING:
@@ -114,12 +114,13 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
 
         Raises:
             IllegalActionError: the action is not legal (nothing changed).
+            UsageError: no episode has begun (call ``reset``).
         """
+        state = self._live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._live()
         state.apply(action)
         self._cumulative_rewards[agent] = 0.0
         to_act = state.current_player
@@ -131,8 +132,23 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[to_act]
         self._accumulate_rewards()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation, reward, flags and info (PettingZoo's ``last``).
+
+        Raises:
+            UsageError: no episode has begun (call ``reset``).
+        """
+        self._live()
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return last
+
     def render(self) -> str | None:
-        """The text picture of the position (``render_mode="ansi"``), else ``None``."""
+        """The text picture of the position (``render_mode="ansi"``), else ``None``.
+
+        Every seat is an agent here, so the picture is the table's, every hand face up,
+        as PettingZoo's own card games draw theirs; one seat's picture is
+        ``env.state.text(seat)``, and what an agent learns from is ``observe``.
+        """
         if self.render_mode != "ansi" or self.state is None:
             return None
         return str(self.state)
@@ -142,5 +158,5 @@ class BoardcoreAECEnv(AECEnv):  # type: ignore[misc]
 
     def _live(self) -> AnyState:
         if self.state is None:
-            raise RuntimeError("call reset() first")
+            raise UsageError("call reset() first")
         return self.state

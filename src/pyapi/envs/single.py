@@ -13,6 +13,12 @@ episode ends at once with reward -1 and ``info["illegal_action"] = True``, the p
 unchanged.  ``illegal_action="raise"`` raises ``IllegalActionError`` instead (nothing
 changes).  ``env.action_space.sample()`` draws a legal action.
 
+A step is whole or nothing: if an opponent agent raises (or plays an illegal action),
+the learner's action and the opponents' moves so far are taken back and the error
+propagates, so the learner is to act again in the same position; an error while
+``reset`` lets the opponents move leaves no episode (``step`` asks for ``reset``).
+``render()`` draws the position as the learner sees it: other hands face down.
+
 >>> import gymnasium, boardcore.envs
 >>> env = gymnasium.make("boardcore/Just4Fun-v1", players=2, opponents="greedy")
 >>> obs, info = env.reset(seed=1)
@@ -36,7 +42,7 @@ from gymnasium import spaces
 from boardcore._engine._random import STREAM_GAME, STREAM_PLAYER, derive_seed
 from boardcore.agents import Agent, agent_from_string
 from boardcore.envs._common import final_rewards, observation_space, resolve_game
-from boardcore.errors import ConfigurationError
+from boardcore.errors import ConfigurationError, UsageError
 from boardcore.values import check_int, quote
 
 if TYPE_CHECKING:
@@ -82,7 +88,9 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         **options: the game's options (``docs/games/<game>.md``); with a name only.
 
     ``reset(seed=s)`` seeds the environment's generator (``np_random``); every episode's
-    deal and the opponents' seed are drawn from it.
+    deal and the opponents' seed are drawn from it.  An error of an opponent agent
+    propagates and leaves the learner to act in the position it acted in (``step``), or
+    no episode (``reset``).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
@@ -120,13 +128,14 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         """Deal a new game and let the opponents move up to the learner's turn."""
         super().reset(seed=seed)
         episode = int(self.np_random.integers(2**63))
-        self.state = self.game.new_state(derive_seed(episode, STREAM_GAME, 0))
+        self.state, self._over = None, True     # no episode until the opponents have moved
+        state = self.game.new_state(derive_seed(episode, STREAM_GAME, 0))
         opponents = self.opponents
         self._agent = (agent_from_string(opponents, seed=derive_seed(episode, STREAM_PLAYER, 0))
                        if isinstance(opponents, str) else opponents)
-        self._opponents_move(self.state)
-        self._over = self.state.is_over()
-        return self._observe(self.state), {}
+        self._opponents_move(state)
+        self.state, self._over = state, state.is_over()
+        return self._observe(state), {}
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action``, then the opponents' until the learner is to act.
@@ -134,25 +143,35 @@ class BoardcoreEnv(gymnasium.Env[Observation, np.int64]):
         Raises:
             IllegalActionError: the action is not legal and ``illegal_action="raise"``
                 (nothing changed).
-            RuntimeError: the episode is over (call ``reset``).
+            UsageError: the episode is over, or none has begun (call ``reset``).
+            Exception: whatever an opponent agent raised; the turn is taken back.
         """
         state = self.state
         if state is None or self._over:
-            raise RuntimeError("the episode is over: call reset()")
+            raise UsageError("the episode is over: call reset()")
         if self.illegal_action == "lose" and not self._legal(state, action):
             self._over = True
             return self._observe(state), -1.0, True, False, {"illegal_action": True}
+        moves = len(state.history())
         state.apply(action)
-        self._opponents_move(state)
+        try:
+            self._opponents_move(state)
+        except BaseException:
+            while len(state.history()) > moves:    # take back the turn: whole or nothing
+                state.undo()
+            raise
         self._over = over = state.is_over()
         reward = final_rewards(state)[self.seat] if over else 0.0
         return self._observe(state), reward, over, False, {}
 
     def render(self) -> Any:
-        """The text picture of the position (``render_mode="ansi"``), else ``None``."""
+        """The text picture of the position as the learner sees it, or ``None``.
+
+        With ``render_mode="ansi"``; other seats' hands are face down.
+        """
         if self.render_mode != "ansi" or self.state is None:
             return None
-        return str(self.state)
+        return self.state.text(self.seat)
 
     @staticmethod
     def _legal(state: AnyState, action: object) -> bool:

@@ -141,6 +141,7 @@ def read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
             raise InvalidStateError(
                 f"field 'scores' holds {quote(x)}, expected an int in "
                 f"{-SCORE_MAX}..{10 * y} (10 per +10 round)")
+    _check_scores(scores, plus10, done, nfools)
     # Hands: cards of this deck, each held once, wild 1s within the deck's count.
     cards = _Cards(game.deck)
     hands = list_field(data, "hands")
@@ -223,11 +224,59 @@ def read_position(game: Fool, data: dict[str, Any]) -> dict[str, Any]:
                 raise InvalidStateError(
                     f"field 'hands' has an empty hand for seat {p}, who has not just played "
                     "their last card (F10)")
+    if fools:
+        _check_sitting_out(game, held, fools, in_trick, out - len(trick))
     return {
         "round": rnd, "dealer": dealer, "leader": leader, "fools": sorted(fools),
         "trick": played, "hands": held, "scores": scores, "plus10": plus10,
         "rng": rng_field(data), "voids": voids,
     }
+
+
+def _check_scores(scores: list[int], plus10: list[int], done: int, nfools: int) -> None:
+    """F11: the scores ``done`` completed rounds can give.
+
+    None before the first round is scored.  Every round ends while the Fools of the trick
+    before sit out its last trick with cards in hand (F9, F10), so each round costs at
+    least 2 points (a card's least value) per Fool: the scores add up to at most 10 per
+    +10 less that.
+    """
+    if done == 0 and any(scores):
+        raise InvalidStateError(
+            f"field 'scores' is {quote(scores)}, but no round has been scored yet (F11)")
+    most = 10 * sum(plus10) - 2 * nfools * done
+    if done and sum(scores) > most:
+        raise InvalidStateError(
+            f"field 'scores' adds up to {sum(scores)}, but {done} round(s) with "
+            f"{sum(plus10)} +10s give at most {most}: each round ends with its Fools "
+            f"holding cards (F9-F11)")
+
+
+def _check_sitting_out(game: Fool, held: list[list[int]], fools: list[object],
+                       in_trick: set[int], played: int) -> None:
+    """F4, F9: hand sizes a sequence of tricks gives, ``played`` cards into them so far.
+
+    Every seat plays the first trick of a round and the Fools sit out each later one, so
+    ``t`` tricks take ``n + (t - 1) * (n - Fools)`` cards.  A seat has sat out as many
+    tricks as it played fewer than ``t``: never the first, never two in a row, and the
+    present Fools, who played the last one, not that one either.
+    """
+    n, nfools = game.num_players, game.fools_per_trick
+    rest = played - n
+    if rest < 0 or rest % (n - nfools):
+        raise InvalidStateError(
+            f"field 'hands': {played} cards were played in the tricks of this round, which "
+            f"no number of tricks takes ({n} for the first, {n - nfools} for each later "
+            f"one) (F4, F9)")
+    tricks = 1 + rest // (n - nfools)
+    for p in range(n):
+        sat_out = tricks - (game.hand_size - len(held[p]) - (p in in_trick))
+        most = (tricks - 1) // 2 if p in fools else tricks // 2
+        if not 0 <= sat_out <= most:
+            raise InvalidStateError(
+                f"field 'hands': seat {p} holds {len(held[p])} cards, so it sat out {sat_out} "
+                f"of the {tricks} tricks played, where a seat sits out at most {most} "
+                f"(never the first, never two in a row) (F4, F9)")
 
 
 def _read_voids(data: Mapping[str, object], held: list[list[int]], over: bool) -> list[int]:

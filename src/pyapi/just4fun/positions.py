@@ -74,6 +74,29 @@ def set_up(game: Just4Fun, fields: dict[str, Any], seed: int) -> Just4FunState:
     return state
 
 
+def _check_lost_stones(game: Just4Fun, stones: list[list[int]], supplies: list[int],
+                       owners: list[int]) -> None:
+    """J4, J8: a stone leaves the game only when another seat locks a field it is on.
+
+    The lock took at most the owner's count less 2 of each other seat's stones there (the
+    owner led each by 2), and with ``returned_on_lock`` it gave them back to the supply.
+    """
+    for p, row in enumerate(stones):
+        missing = SUPPLY - supplies[p] - sum(row)
+        if game.options["returned_on_lock"]:
+            could = 0
+        else:
+            could = sum(stones[o][i] - 2 for i, o in enumerate(owners) if o not in (-1, p))
+        if missing > could:
+            raise InvalidStateError(
+                f"field 'supplies': seat {p} has {missing} of its {SUPPLY} stones neither in "
+                f"its supply nor on the board, but " + (
+                    "with returned_on_lock the stones a lock removes go back to the supply"
+                    if game.options["returned_on_lock"] else
+                    f"the fields other seats locked could have taken at most {could}")
+                + " (J4, J8)")
+
+
 def read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
     """Check a set-up position's fields; return them as the engine's trusted values."""
     n = game.num_players
@@ -103,6 +126,7 @@ def read_position(game: Just4Fun, data: dict[str, Any]) -> dict[str, Any]:
             raise InvalidStateError(
                 f"field 'stones': a seat leads field {layout[i]} by 2 but it is not locked (J8)")
         owners.append(-1 if o is None else o)
+    _check_lost_stones(game, stones, supplies, owners)
     hands = [int_list(h, "hands", 1, 19) for h in list_field(data, "hands", n)]
     for p, hand in enumerate(hands):
         if len(hand) > 4 or hand != sorted(hand):

@@ -53,7 +53,7 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
             raise TypeError(f"a boardcore bot plays a boardcore_* game, not {quote(state)}")
         position = state.boardcore_state
         if position is None or position.current_player != self.player:
-            raise ValueError(f"the bot plays seat {self.player}, which is not to act here")
+            raise ConfigurationError(f"the bot plays seat {self.player}, which is not to act here")
         return position
 
     def __repr__(self) -> str:

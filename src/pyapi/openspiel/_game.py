@@ -58,7 +58,7 @@ def deal_actions(seed: int) -> list[int]:
     [0, 0, 0, 0, 0, 0, 7, 234]
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"a seed is an int in 0..2**64-1, not {quote(seed)}")
+        raise ConfigurationError(f"a seed is an int in 0..2**64-1, not {quote(seed)}")
     return list(seed.to_bytes(SEED_BYTES, "big"))
 
 
@@ -302,7 +302,7 @@ class BoardcoreState(pyspiel.State):  # type: ignore[misc]
 
         game = self._game()
         if not 0 <= player_id < game.num_players():
-            raise ValueError(f"player {quote(player_id)} is not a seat of this game")
+            raise ConfigurationError(f"player {quote(player_id)} is not a seat of this game")
         other = game.new_initial_state()
         seed = game._resample_seed(float(probability_sampler()))
         if self._state is None:     # the seed so far: chance's alone, nobody has seen it

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from boardcore.errors import ConfigurationError
 from boardcore.values import quote
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _position(state: object, player: object, game: AnyGame) -> AnyState | None:
         raise TypeError(f"a boardcore observer reads a boardcore_* state, not {quote(state)}")
     if isinstance(player, bool) or not isinstance(player, int) or not (
             0 <= player < game.num_players):
-        raise ValueError(f"player {quote(player)} is not a seat of this game")
+        raise ConfigurationError(f"player {quote(player)} is not a seat of this game")
     return state.boardcore_state
 
 
@@ -125,10 +126,11 @@ def observer_for(game: AnyGame, iig_obs_type: object = None,
     """Return the observer of ``iig_obs_type`` (``None``: the default observation).
 
     Raises:
-        ValueError: ``params`` is not empty (no observer takes parameters).
+        ConfigurationError: ``params`` is not empty (no observer takes parameters).
     """
     if params:
-        raise ValueError(f"boardcore observers take no parameters, not {quote(dict(params))}")
+        raise ConfigurationError(
+            f"boardcore observers take no parameters, not {quote(dict(params))}")
     if iig_obs_type is None:
         return Observer(game, "single", True, False)
     private = {

@@ -122,6 +122,10 @@ def read_position(game: RummikubJunior, data: dict[str, Any]) -> dict[str, Any]:
             f"field 'bank' is {quote(bank)}, expected {STARS_TOTAL - sum(stars)} "
             f"(56 stars in all, K2/K9)")
     laid = bool_field(data, "laid_this_turn")
+    if laid and not table:
+        raise InvalidStateError(
+            "field 'laid_this_turn' is true, but the table is empty: what is laid stays on "
+            "the table (K5)")
     pending = bool_field(data, "joker_pending")
     passes = int_field(data, "passes", 0, n)
     if passes and pool:
@@ -130,6 +134,15 @@ def read_position(game: RummikubJunior, data: dict[str, Any]) -> dict[str, Any]:
     rng = rng_field(data)
     current = seat_field(data, "current_player", n)
     went_out = field(data, "went_out")
+    # K7: a star for each tile laid (a taken joker earned its own before it was taken:
+    # one more while it waits in the rack) and each run; K10: the bonus.
+    laid_tiles = len(tiles) - len(pool) - sum(len(rack) for rack in racks)
+    most = 6 * n + laid_tiles + len(table) + pending + (went_out is not None)
+    if sum(stars) > most:
+        raise InvalidStateError(
+            f"field 'stars' adds up to {sum(stars)}, but the seats began with {6 * n} and "
+            f"the {laid_tiles} tiles and {len(table)} runs on the table earned at most "
+            f"{most - 6 * n} more (K2, K7, K10)")
     if current is None:
         if went_out is None and passes != n:
             raise InvalidStateError(

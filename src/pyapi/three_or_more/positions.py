@@ -276,6 +276,12 @@ def _laid_out(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOr
     stock = [card_code(c) for c in position["stock"]]
     last = position["last_move"]
     _check_cards(game, list(cards.values()), hands, stock, position["current_player"])
+    most = _most_points(position["grid"], cards)
+    if sum(position["scores"]) > most:
+        raise InvalidStateError(
+            f"field 'scores' adds up to {sum(position['scores'])}, but the {len(cards) - 1} "
+            f"cards laid after the starting one score at most {most} in all, however they "
+            f"were laid (T4, T11)")
     plain = {"table": [cards[(ROW1, START_COL)]], "last_player": None, "hands": hands,
              "stock": stock, "scores": position["scores"],
              "current_player": position["current_player"]}
@@ -298,6 +304,43 @@ def _laid_out(game: ThreeOrMore, position: dict[str, Any], seed: int) -> ThreeOr
                 return state
     raise InvalidStateError(f"field 'last_move' is {quote(last)}, which is not what laying "
                             f"{card_text(shown)} last scores on this table")
+
+
+#: The directions a line runs in (down, across, the two diagonals) and a square's points.
+_STEPS = ((1, 0, 1), (0, 1, 1), (1, 1, 2), (1, -1, 2))
+
+
+def _most_points(grid: list[str], cards: dict[tuple[int, int], int]) -> int:
+    """T4, T11: the most the cards laid after the starting card can have scored in all.
+
+    A card scored each line through its squares at the line's length then.  Lines only
+    grow as cards are laid, and the lines through one card's squares are distinct lines
+    of the table as it lies now, so each card scored at most the lines through its
+    squares on this table: their sum over the cards bounds the scores, whatever the
+    order of laying.
+    """
+    height, width = len(grid), len(grid[0])
+
+    def colour(y: int, x: int) -> str:
+        return grid[y][x] if 0 <= y < height and 0 <= x < width else "."
+
+    total = 0
+    for r, c in cards:
+        if (r, c) == (ROW1, START_COL):
+            continue                                # it scores nothing (T4)
+        lines = set()
+        for y in range(3 * r, 3 * r + 3):
+            for dy, dx, points in _STEPS:
+                y0, x0 = y, c
+                while colour(y0 - dy, x0 - dx) == grid[y][c]:
+                    y0, x0 = y0 - dy, x0 - dx
+                length = 0
+                while colour(y0 + length * dy, x0 + length * dx) == grid[y][c]:
+                    length += 1
+                if length >= 3:
+                    lines.add((dy, dx, y0, x0, length * points))
+        total += sum(line[-1] for line in lines)
+    return total
 
 
 def _laying_order(position: dict[str, Any], cards: dict[tuple[int, int], int],
