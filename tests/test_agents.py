@@ -111,9 +111,12 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
 @pytest.mark.parametrize("name", boardcore.GAMES)
 @pytest.mark.parametrize("level", LevelAgent.LEVELS)
 def test_every_level_ignores_what_the_seat_cannot_see(name: str, level: int) -> None:
+    """As test_decisions_ignore_what_the_seat_cannot_see, for each level's agent."""
     for i, state in enumerate(positions(name, 2)):
-        other = _search.determinize(state, state.current_player, seed=i + 5)
-        assert other.view(state.current_player) == state.view(state.current_player)
+        seat = state.current_player
+        state = set_up(state.game, state.to_dict())     # itself, as a set-up position
+        other = _search.determinize(state, seat, seed=i + 5)
+        assert other.view(seat) == state.view(seat)
         assert LevelAgent(level, seed=i).policy(state) == LevelAgent(level, seed=i).policy(other)
 
 
@@ -249,6 +252,8 @@ def test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards() -> None:
         assert _search.determinize(a, 1, seed=i).to_dict()["setup"] == \
             _search.determinize(b, 1, seed=i).to_dict()["setup"]
     assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
+    for level in LevelAgent.LEVELS:
+        assert LevelAgent(level, seed=3).policy(a) == LevelAgent(level, seed=3).policy(b)
 
 
 def test_two_threads_search_in_parallel() -> None:

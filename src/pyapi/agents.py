@@ -285,7 +285,7 @@ CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
 LEVELS: dict[str, tuple[str, str, str, str, str]] = {
     "just4fun": ("ismcts:30", "ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:10000"),
     "three_or_more": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000", "ismcts:10000"),
-    "fool": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000", "ismcts:10000"),
+    "fool": ("ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:3000", "ismcts:10000"),
     "rummikub_junior": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000",
                         "ismcts:10000"),
 }
