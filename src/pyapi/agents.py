@@ -290,6 +290,7 @@ LEVELS: dict[str, tuple[str, str, str, str, str]] = {
                         "ismcts:10000"),
 }
 
+
 class LevelAgent:
     """A difficulty level, 1 (a beginner can beat it) to 5 (the strongest agent).
 
