@@ -5,6 +5,14 @@ Figures (group ``rl``; docs/rl.md):
 * ``VectorEnv self-play steps/s``: 256 two-player Just4Fun games stepped together with
   random legal actions (``random_actions``), observations and masks written every
   step, one thread (>= 2M).
+* ``VectorEnv with a policy in the loop steps/s``, every game: the same 256 self-play
+  games, each action the argmax of random logits over the legal actions of the mask,
+  computed by numpy between the steps (the policy reads the observations and the whole
+  mask, and writes a logits array of 256 x ``num_actions`` floats, so each step meets
+  the caches as a learner's loop leaves them); only ``step`` is timed (>= 2M).
+* ``... from legal ids, no masks``, every game: the same with ``action_mask=False``, the
+  policy's logits only over the ids of ``legal_actions()`` (256 x at most a few dozen);
+  ``step`` and ``legal_actions()`` are timed (info).
 * ``VectorEnv / pgx connect_four``: the same loop against pgx's ``connect_four`` (JAX
   on CPU, jitted ``vmap`` of 256 games with auto-reset and masked random actions, whole
   ``lax.scan`` calls), alternated in one run, twice: pgx free to use both cores as it
@@ -60,6 +68,45 @@ class VectorLoop:
         return STEPS * ENVS
 
 
+class PolicyLoop:
+    """``ENVS`` self-play games of ``name``, actions from the mask computed by numpy.
+
+    ``actions()`` is the policy, run untimed between the steps: random logits plus a
+    term that reads every observation, ``-inf`` where the mask is 0, argmax per game (a
+    game that ended has an empty mask; its action, 0, is ignored).
+    """
+
+    def __init__(self, name: str, action_mask: bool = True) -> None:
+        game = boardcore.make(name, players=4 if name == "fool" else 2)
+        self.env = boardcore.VectorEnv(game, ENVS, seed=1, action_mask=action_mask)
+        self.obs, info = self.env.reset()
+        self.mask = info.get("action_mask")
+        self.rng = np.random.default_rng(1)
+        self.logits = np.empty((ENVS, game.num_actions), np.float32)
+        self.weights = self.rng.random(self.obs.shape[1], dtype=np.float32)
+        self.ids = self.env.legal_actions()[0]
+        self.rows = np.arange(ENVS)
+
+    def actions(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        logits = self.logits
+        self.rng.random(out=logits, dtype=np.float32)
+        logits += (self.obs @ self.weights)[:, None]
+        logits[self.mask == 0] = -np.inf
+        return (logits.argmax(axis=1),), {}
+
+    def actions_from_ids(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The same policy over the legal ids alone (-1 pads a row: ``-inf``)."""
+        ids = self.ids
+        logits = self.rng.random(ids.shape, dtype=np.float32)
+        logits += (self.obs @ self.weights)[:, None]
+        logits[ids < 0] = -np.inf
+        return (ids[self.rows, logits.argmax(axis=1)].astype(np.int64),), {}
+
+    def step_and_ids(self, actions: np.ndarray) -> None:
+        self.env.step(actions)
+        self.ids = self.env.legal_actions()[0]
+
+
 class PgxLoop:
     """pgx ``connect_four``: ``STEPS`` auto-reset steps of ``ENVS`` games, one jitted scan."""
 
@@ -98,6 +145,29 @@ def test_vector_env_self_play(benchmark, figures, median_seconds) -> None:
     if s is not None:
         figures.record("VectorEnv self-play steps/s (256 envs, obs+mask, 1 thread)",
                        STEPS * ENVS / s, "/s", target=">= 2e6")
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_vector_env_policy_in_the_loop(benchmark, figures, median_seconds, name: str) -> None:
+    loop = PolicyLoop(name)
+    benchmark.group = "rl"
+    benchmark.pedantic(loop.env.step, setup=loop.actions, rounds=400, warmup_rounds=20)
+    s = median_seconds(benchmark)
+    if s is not None:
+        figures.record(f"VectorEnv policy-in-the-loop steps/s ({name}, 256 envs, actions "
+                       "from the mask by numpy, 1 thread)", ENVS / s, "/s", target=">= 2e6")
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_vector_env_policy_from_ids(benchmark, figures, median_seconds, name: str) -> None:
+    loop = PolicyLoop(name, action_mask=False)
+    benchmark.group = "rl"
+    benchmark.pedantic(loop.step_and_ids, setup=loop.actions_from_ids, rounds=400,
+                       warmup_rounds=20)
+    s = median_seconds(benchmark)
+    if s is not None:
+        figures.record(f"VectorEnv policy-in-the-loop steps/s ({name}, 256 envs, actions "
+                       "from legal ids, no masks, step + legal_actions timed)", ENVS / s, "/s")
 
 
 @contextlib.contextmanager

@@ -85,29 +85,45 @@ def test_self_play_follows_the_states(name: str) -> None:
     assert finished >= 4
 
 
-def test_episodes_are_the_states_of_derived_seeds() -> None:
-    """Episode e of game i is new_state(derive_seed(seed, 4, i << 32 | e)), played out."""
+@pytest.mark.parametrize("name", boardcore.GAMES)
+@pytest.mark.parametrize("action_mask", [True, False])
+def test_episodes_are_the_states_of_derived_seeds(name: str, action_mask: bool) -> None:
+    """Episode e of game i is new_state(derive_seed(seed, 4, i << 32 | e)), played out.
+
+    After every step, across episodes and autoresets, each game's observation, mask (if
+    written) and legal actions are those of that state computed afresh.
+    """
     from boardcore._engine._random import derive_seed
 
-    game = boardcore.make("just4fun", players=3)
-    env = boardcore.VectorEnv(game, 3, seed=11)
+    game = boardcore.make(name, players=player_counts(name)[-1])
+    n = 3
+    env = boardcore.VectorEnv(game, n, seed=11, action_mask=action_mask)
     obs, info = env.reset()
-    states = [game.new_state(derive_seed(11, 4, i << 32)) for i in range(3)]
-    episodes = [1, 1, 1]
-    done = 0
-    for t in range(400):
+    assert ("action_mask" in info) == action_mask
+    states = [game.new_state(derive_seed(11, 4, i << 32)) for i in range(n)]
+    episodes = [1] * n
+    done = begun = 0
+    for t in range(3000):
+        ids, counts = env.legal_actions()
         for i, state in enumerate(states):
             seat = int(info["current_player"][i])
             if seat >= 0:
                 assert seat == state.current_player
                 assert np.array_equal(obs[i], state.observation(seat))
-                assert np.array_equal(info["action_mask"][i], state.legal_actions_mask())
+                assert ids[i, :counts[i]].tolist() == list(state.legal_actions())
+                if action_mask:
+                    assert np.array_equal(info["action_mask"][i], state.legal_actions_mask())
+            else:
+                assert counts[i] == 0
+                if action_mask:
+                    assert not info["action_mask"][i].any()
         actions = env.random_actions(t)
         obs, rewards, terminated, _, info = env.step(actions)
         for i, state in enumerate(states):
             if state.is_over():             # reset in this step: a new deal
                 states[i] = game.new_state(derive_seed(11, 4, i << 32 | episodes[i]))
                 episodes[i] += 1
+                begun += 1
                 continue
             mover = state.current_player
             state.apply(int(actions[i]))
@@ -116,9 +132,41 @@ def test_episodes_are_the_states_of_derived_seeds() -> None:
                 outcome = state.outcome()
                 assert outcome is not None
                 assert rewards[i].tolist() == [1 / len(outcome.winners) if p in outcome.winners
-                                               else 0.0 for p in range(3)]
+                                               else 0.0 for p in range(game.num_players)]
                 assert np.array_equal(obs[i], state.observation(mover))
-    assert done >= 3
+        if begun >= 3 and done >= 3:
+            break
+    assert done >= 3 and begun >= 3
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+@pytest.mark.parametrize("opponents", [None, "random"])
+def test_without_masks_the_trajectory_is_the_same(name: str, opponents: str | None) -> None:
+    """Without masks, the observations, rewards, flags and legal actions are the same.
+
+    That is, those of the env that writes masks, whose ids are its mask's (autoresets
+    too), on one thread or two.
+    """
+    envs = [_env(name, 5, seed=6, opponents=opponents, action_mask=m, threads=t)
+            for m, t in ((True, 1), (False, 1), (False, 2))]
+    outs = [env.reset() for env in envs]
+    ended = 0
+    for t in range(300):
+        (ids, counts), *others = (env.legal_actions() for env in envs)
+        for ids2, counts2 in others:
+            assert np.array_equal(ids, ids2) and np.array_equal(counts, counts2)
+        mask = outs[0][-1]["action_mask"]
+        for i in range(5):
+            assert ids[i, :counts[i]].tolist() == np.flatnonzero(mask[i]).tolist()
+        assert all("action_mask" not in out[-1] for out in outs[1:])
+        actions = envs[0].random_actions(t)
+        outs = [env.step(actions) for env in envs]
+        for out in outs[1:]:
+            for a, b in zip(outs[0][:4], out[:4], strict=True):
+                assert np.array_equal(a, b)
+            assert np.array_equal(outs[0][-1]["current_player"], out[-1]["current_player"])
+        ended += int(outs[0][2].sum())
+    assert ended >= 2
 
 
 def test_learner_mode_plays_the_other_seats() -> None:
@@ -203,7 +251,8 @@ def test_arguments_are_checked() -> None:
         with pytest.raises(ConfigurationError):
             boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
     for kwargs in ({"opponents": 3}, {"opponents": "greedy", "seat": "1"},
-                   {"opponents": "greedy", "seat": 1.0}, {"threads": "2"}):
+                   {"opponents": "greedy", "seat": 1.0}, {"threads": "2"},
+                   {"action_mask": 0}, {"action_mask": "no"}, {"action_mask": None}):
         with pytest.raises(TypeError):
             boardcore.VectorEnv(game, 2, **{"seed": 1, **kwargs})  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError):

@@ -36,7 +36,7 @@ class Batch:
     def bind(
         self,
         obs: npt.NDArray[np.float32],
-        mask: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.int8] | None,
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.uint8],
         current: npt.NDArray[np.int32],

@@ -1,7 +1,8 @@
 # Many games stepped in one compiled call, written once over the kernel table.
 #
 # ``Batch`` holds ``n`` positions of one game in one buffer (``n * state_size`` bytes)
-# and steps a slice of them without the GIL, writing observations, action masks,
+# and steps a slice of them without the GIL, writing observations, action masks (unless
+# the caller binds none: then only the legal actions are kept, for ``legal_actions``),
 # rewards, flags and the seat to act into the caller's numpy arrays.  Two modes:
 # self-play (the caller acts for whichever seat is to move in each game) and
 # learner-vs-agents (the caller acts for one seat; the other seats are compiled agents
@@ -71,6 +72,17 @@ cdef extern from *:
     bint bc_among16(const uint16_t *s, uint16_t a) noexcept nogil
 
 
+cdef inline void _mark(int8_t *mask, const uint16_t *actions, int count,
+                       int8_t value) noexcept nogil:
+    # Set a mask's entries of ``count`` actions to ``value``, two a round.
+    cdef int j
+    for j in range(count >> 1):
+        mask[actions[2 * j]] = value
+        mask[actions[2 * j + 1]] = value
+    if count & 1:
+        mask[actions[count - 1]] = value
+
+
 @cython.final
 @cython.binding(False)
 cdef class Batch:
@@ -83,7 +95,7 @@ cdef class Batch:
     cdef rng_t *opponents         # per game: the opponents' generator
     cdef int64_t *episodes        # per game: episodes begun
     cdef uint8_t *ended           # per game: it ended in the last step (reset next)
-    cdef uint16_t *shown          # per game: the legal actions last written to its mask
+    cdef uint16_t *shown          # per game: its legal actions (those its mask shows)
     cdef int *shown_n
     cdef int *to_act              # per game: the seat to act last written (-1: over)
     cdef int32_t *users           # per game: CHANGING while a call changes it, else its readers
@@ -97,7 +109,7 @@ cdef class Batch:
     cdef uint8_t progress[SLICES]
     # The caller's arrays, bound once (``bind``): every call writes into them.
     cdef float[:, ::1] obs
-    cdef int8_t[:, ::1] mask
+    cdef int8_t[:, ::1] mask      # None: no masks are written
     cdef float[:, ::1] rewards
     cdef uint8_t[::1] terminated
     cdef int32_t[::1] current
@@ -172,12 +184,17 @@ cdef class Batch:
     cdef void *_state(self, Py_ssize_t i) noexcept nogil:
         return self.states + i * self.k.state_size
 
-    def bind(self, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+    def bind(self, float[:, ::1] obs not None, int8_t[:, ::1] mask,
              float[:, ::1] rewards not None, uint8_t[::1] terminated not None,
              int32_t[::1] current not None):
-        """Bind the arrays every later call writes into (once, before ``reset``)."""
+        """Bind the arrays every later call writes into (once, before ``reset``).
+
+        ``mask`` may be None: then no call writes masks (the legal actions are kept, for
+        ``legal_actions``, and every action is still checked against them).
+        """
         if (obs.shape[0] != self.n or obs.shape[1] != self.observation_size
-                or mask.shape[0] != self.n or mask.shape[1] != self.num_actions
+                or mask is not None and (mask.shape[0] != self.n
+                                         or mask.shape[1] != self.num_actions)
                 or rewards.shape[0] != self.n
                 or rewards.shape[1] != (self.players if self.learner < 0 else 1)
                 or terminated.shape[0] != self.n or current.shape[0] != self.n):
@@ -285,25 +302,19 @@ cdef class Batch:
     cdef inline void _show(self, Py_ssize_t i, int seat, int to_act, float *obs,
                            int8_t *mask, int32_t *current) noexcept nogil:
         # Write game i's observation for ``seat``, its legal actions and the seat to act
-        # (``to_act``, that of its position).  The mask changes only where the legal
-        # actions do: last step's are cleared, this step's set, two a round.
+        # (``to_act``, that of its position).  The mask (NULL: none) changes only where
+        # the legal actions do: last step's are cleared, this step's set, two a round.
         cdef void *s = self._state(i)
         cdef uint16_t *shown = self.shown + i * self.width
-        cdef int j, count = self.shown_n[i]
+        cdef int count = self.shown_n[i]
         self.k.observe(s, seat, obs)
-        for j in range(count >> 1):
-            mask[shown[2 * j]] = 0
-            mask[shown[2 * j + 1]] = 0
-        if count & 1:
-            mask[shown[count - 1]] = 0
+        if mask != NULL:
+            _mark(mask, shown, count, 0)
         if self.scan:
             memset(shown, 0xFF, 16 * sizeof(uint16_t))
         count = self.k.legal(s, shown)
-        for j in range(count >> 1):
-            mask[shown[2 * j]] = 1
-            mask[shown[2 * j + 1]] = 1
-        if count & 1:
-            mask[shown[count - 1]] = 1
+        if mask != NULL:
+            _mark(mask, shown, count, 1)
         self.shown_n[i] = count
         self.to_act[i] = to_act
         current[0] = to_act
@@ -472,17 +483,21 @@ cdef class Batch:
         cdef void *s
         cdef float[:, ::1] obs = self.obs, out = self.rewards
         cdef int8_t[:, ::1] mask = self.mask
+        cdef int8_t *row = NULL         # game i's mask, if masks are written
+        cdef bint masks = mask is not None
         cdef uint8_t[::1] terminated = self.terminated
         cdef int32_t[::1] current = self.current
         with nogil:
             for i in range(start, stop):
                 s = self._state(i)
+                if masks:
+                    row = &mask[i, 0]
                 for p in range(out.shape[1]):
                     out[i, p] = 0.0
                 terminated[i] = 0
                 if self.ended[i]:
                     self._begin(i, worker)
-                    self._show_begun(i, &obs[i, 0], &mask[i, 0], &current[i])
+                    self._show_begun(i, &obs[i, 0], row, &current[i])
                     continue
                 seat = self.to_act[i]           # the mover: the seat its mask was for
                 self.k.apply(s, <int>self.acts[i])
@@ -502,10 +517,10 @@ cdef class Batch:
                             out[i, p] = <float>r[p]
                     terminated[i] = 1
                     self.ended[i] = 1
-                self._show(i, seat, to_act, &obs[i, 0], &mask[i, 0], &current[i])
+                self._show(i, seat, to_act, &obs[i, 0], row, &current[i])
 
     def legal_actions(self):
-        """Every game's legal actions (its mask, ascending): ``(ids, counts)``.
+        """Every game's legal actions (those its mask shows, ascending): ``(ids, counts)``.
 
         ``ids`` has a row per game and ``max(counts)`` columns (at least one), ``-1``
         after a game's ``counts[i]`` actions; both are read in one call, so no step of
