@@ -4,7 +4,7 @@ VENV ?= .venv-test
 DEV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: help demo build debug test-env test test-sdist test-ray test-openspiel wheels docs bench \
+.PHONY: help demo build debug test-env test test-sdist test-ray test-openspiel test-web wheels docs bench \
 	bench-smoke lint typecheck annotate clean fuzz fuzz-setup sanitize
 
 SDIST_VENV ?= .venv-sdist
@@ -85,6 +85,21 @@ test-openspiel:  ## after test-env: the games inside OpenSpiel (adds boardcore[o
 	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[openspiel]"
 	$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_openspiel.py tests/test_docs.py \
 		-k "openspiel" $(PYTEST_ARGS)
+
+# make test-web: Debian's chromium and chromedriver (apt-get, as root or through sudo,
+# where missing), then the browser tests against the wheel, a missing browser a failure.
+SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
+SCREENSHOTS ?= build/web-screenshots
+
+test-web:  ## after test-env: the page in headless chromium (installs chromium, chromium-driver, selenium)
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+		$(SUDO) apt-get update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; }
+	test -x $(VENV)/bin/python && ls dist/boardcore-*.whl >/dev/null 2>&1 || $(MAKE) test-env
+	$(VENV)/bin/python -m pip install -q "$$(ls dist/boardcore-*.whl)[web]" "selenium>=4.20"
+	BOARDCORE_BROWSER_TESTS=1 BOARDCORE_SCREENSHOTS=$(abspath $(SCREENSHOTS)) \
+		$(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_web_browser.py $(PYTEST_ARGS)
+	@echo "screenshots: $(SCREENSHOTS)"
 
 wheels:  ## a manylinux wheel for every Python >= 3.10 found here, each tested in a fresh venv; a table
 	$(PYTHON) .ci/wheels.py $(PYTEST_ARGS)

@@ -1,4 +1,4 @@
-"""Rummikub Junior benchmarks (pytest-benchmark); targets from shared/design/performance.md.
+"""Rummikub Junior benchmarks (pytest-benchmark); targets in docs/performance.md.
 
 Run:   pytest bench/test_rummikub_junior.py --benchmark-only
 Smoke: pytest bench --benchmark-disable        (each body once, as CI does)

@@ -1,4 +1,4 @@
-"""3 Or More benchmarks (pytest-benchmark); targets from shared/design/performance.md.
+"""3 Or More benchmarks (pytest-benchmark); targets in docs/performance.md.
 
 Run:   pytest bench/test_three_or_more.py --benchmark-only
 Smoke: pytest bench --benchmark-disable        (each body once, as CI does)

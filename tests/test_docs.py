@@ -30,7 +30,8 @@ MODULES = _modules()
 #: runs them so in CI): a page or module missing here fails there.
 EXTRAS = {"boardcore.openspiel": ("pyspiel",), "docs/openspiel.md": ("pyspiel",),
           "boardcore.envs.aec": ("gymnasium", "pettingzoo"),
-          "boardcore.envs.single": ("gymnasium",), "docs/rl.md": ("gymnasium", "pettingzoo")}
+          "boardcore.envs.single": ("gymnasium",), "docs/rl.md": ("gymnasium", "pettingzoo"),
+          "boardcore.web": ("starlette",), "docs/web.md": ("starlette",)}
 
 
 def _needs_extra(name: str) -> None:

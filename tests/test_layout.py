@@ -31,7 +31,7 @@ PYAPI = ROOT / "src" / "pyapi"
 #: The Python half of a position: each module of a game's package, and what it gives
 #: the methods of ``Game`` of the same names.
 HALF = {"positions": ("view", "fields", "set_up"),
-        "moves": ("action_to_str", "parse_action", "explain"),
+        "moves": ("action_to_str", "parse_action", "explain", "reveals"),
         "picture": ("text", "draw")}
 #: The modules of a game's package: its class, its values and its half of a position.
 PACKAGE = ("__init__", "values", *HALF)
@@ -75,7 +75,8 @@ def test_every_game_class_is_complete(cls: type[Game[Any]]) -> None:
     module = importlib.import_module(f"boardcore.{cls.name}")
     assert module.__dict__[cls.__name__] is cls
     for kind, base in (("State", None), ("Snapshot", Snapshot), ("View", View),
-                       ("Move", Move), ("Position", dict), ("Document", dict)):
+                       ("Move", Move), ("Position", dict), ("Document", dict),
+                       ("ViewJSON", dict), ("MoveJSON", dict)):
         value = module.__dict__[cls.__name__ + kind]
         assert base is None or issubclass(value, base), (cls.name, kind)
     assert cls.state_class is module.__dict__[cls.__name__ + "State"]

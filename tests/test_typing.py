@@ -42,6 +42,7 @@ GAME_ARGUMENTS = {
     "parse_action": "state.snapshot(), 'x'",
     "explain": "state.snapshot(), state.snapshot(), 0, played=True",
     "draw": "state.snapshot(), None, None",
+    "reveals": "state.snapshot(), state.snapshot()",
 }
 # Members whose revealed type may mention numpy's own ``Any`` (its shape parameter).
 NUMPY_ANY = re.compile(r"ndarray\[tuple\[Any, \.\.\.\]")

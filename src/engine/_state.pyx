@@ -37,7 +37,7 @@ from copy import deepcopy
 import numpy as np
 
 from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
-from boardcore.values import Outcome, check_int, describe, header, quote
+from boardcore.values import SPECTATOR, Outcome, check_int, describe, header, quote
 
 cdef extern from *:
     """
@@ -168,6 +168,20 @@ cdef tuple ACTION_INTS = tuple(range(MAX_ACTIONS))
 cdef PyObject **ACTION_ITEMS = boardcore_tuple_items(ACTION_INTS)
 # A refusal shows at most this many legal actions.
 cdef int SHOWN = 12
+
+
+cdef object perspective_of(object perspective, int players, bint everything):
+    # Who looks: a seat, "spectator" (public information only) or, where ``everything``
+    # is allowed (the pictures), None for every card face up.
+    if isinstance(perspective, str) and perspective == SPECTATOR:
+        return SPECTATOR
+    if perspective is None and everything:
+        return None
+    try:
+        return seat_index(perspective, players)
+    except TypeError:
+        raise TypeError(f"a perspective must be a seat (an int), 'spectator'"
+                        f"{' or None' if everything else ''}, not {quote(perspective)}") from None
 
 
 # Methods of the compiled classes are method descriptors (binding off), which check
@@ -621,12 +635,15 @@ cdef class EngineState:
     def view(self, player):
         """Return what seat ``player`` may see: never another seat's hidden cards or tiles.
 
+        ``view("spectator")`` is what a spectator may see: public information only
+        (``player`` ``None``, ``hand`` empty).
+
         Raises:
-            TypeError: ``player`` is not an integer.
+            TypeError: ``player`` is neither an integer nor ``"spectator"``.
             ConfigurationError: ``player`` is not a seat of this game.
         """
         self._check()
-        return self.game.view(self._snapshot(), seat_index(player, self._players))
+        return self.game.view(self._snapshot(), perspective_of(player, self._players, False))
 
     def action_to_str(self, action):
         """Return the notation of ``action`` (``docs/games/<game>.md``).
@@ -693,10 +710,11 @@ cdef class EngineState:
         Args:
             size: the width in pixels (16..8192).
             perspective: ``None`` shows every card; a seat shows the others' hidden
-                cards face down.
+                cards face down; ``"spectator"`` shows every hidden card face down.
 
         Raises:
-            TypeError: ``size`` or ``perspective`` is not an integer.
+            TypeError: ``size`` is not an integer, or ``perspective`` is neither an
+                integer, ``"spectator"`` nor ``None``.
             ConfigurationError: ``size`` is outside 16..8192 or ``perspective`` is not a
                 seat.
         """
@@ -706,7 +724,7 @@ cdef class EngineState:
         width = check_int(size, "size")
         if not 16 <= width <= 8192:
             raise ConfigurationError(f"size must be in 16..8192 pixels, not {quote(size)}")
-        seat = None if perspective is None else seat_index(perspective, self._players)
+        seat = perspective_of(perspective, self._players, True)
         return self.game.draw(c._snapshot(), self._last_move(c), seat).render(width)
 
     def _repr_svg_(self):
@@ -717,15 +735,14 @@ cdef class EngineState:
 
         Args:
             perspective: ``None`` shows every card; a seat shows the others' hidden
-                cards as ``?``.
+                cards as ``?``; ``"spectator"`` shows every hidden card as ``?``.
 
         Raises:
-            TypeError: ``perspective`` is not an integer.
+            TypeError: ``perspective`` is neither an integer, ``"spectator"`` nor ``None``.
             ConfigurationError: ``perspective`` is not a seat.
         """
         self._check()
-        seat = None if perspective is None else seat_index(perspective, self._players)
-        return self.game.text(self._snapshot(), seat)
+        return self.game.text(self._snapshot(), perspective_of(perspective, self._players, True))
 
     def __str__(self):
         return self.text()
@@ -759,6 +776,25 @@ cdef class EngineState:
                     self._hist.len = n - 1
         if n == 0:
             raise IllegalActionError("nothing to undo: no action was applied since the start")
+
+    def can_undo(self):
+        """Return whether a player may take the last action back without having peeked.
+
+        False at the start, and after an action that showed hidden information to
+        anyone -- a draw, a deal, a reshuffle (each game's ``reveals``): taking such an
+        action back would let its player retract what they have seen.  ``undo()``
+        itself takes back anything; apps offer their players an undo that stops here
+        (``boardcore.app.take_back``).
+        """
+        cdef EngineState after, before
+        self._check()
+        after = self.copy()         # one read of this state: the rest is private
+        before = after.copy()
+        try:
+            before.undo()
+        except IllegalActionError:
+            return False
+        return not self.game.reveals(before.snapshot(), after.snapshot())
 
     def _replay(self, actions):
         """Apply ``actions`` (a list) in order while each is a legal action.

@@ -29,7 +29,7 @@ from boardcore.just4fun import Just4Fun
 from boardcore.ladder import LadderResult, ladder
 from boardcore.protocol import Game, State
 from boardcore.ratings import Ratings, ratings
-from boardcore.records import Record, record, replay
+from boardcore.records import Record, SeatRecord, record, replay, seat_record
 from boardcore.rummikub_junior import RummikubJunior
 from boardcore.simulate import SimulationResult, SimulationSummary, simulate
 from boardcore.three_or_more import ThreeOrMore
@@ -52,6 +52,7 @@ __all__ = [
     "Outcome",
     "Ratings",
     "Record",
+    "SeatRecord",
     "SimulationResult",
     "SimulationSummary",
     "State",
@@ -64,6 +65,7 @@ __all__ = [
     "ratings",
     "record",
     "replay",
+    "seat_record",
     "simulate",
 ]
 

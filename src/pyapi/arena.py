@@ -19,6 +19,7 @@ replayed alone.  Ctrl-C stops an arena within about 50 ms, searches included.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +44,13 @@ __all__ = ["ArenaResult", "arena", "play_game"]
 MAX_SEATS = 64      # agents of one game get the seeds g * 64 + seat
 
 
+# What a decision costs: the deciding thread's CPU time, whatever else the machine runs.
+# Windows counts a thread's CPU time in whole scheduler ticks (15.6 ms, GetThreadTimes),
+# so a decision shorter than a tick reads 0 there: its wall time stands in.
+_decision_clock: Callable[[], float] = (
+    time.perf_counter if sys.platform == "win32" else time.thread_time)
+
+
 @dataclass(frozen=True)
 class ArenaResult:
     """What an arena played: one row per game.
@@ -59,8 +67,8 @@ class ArenaResult:
         decisions: ``int64 (games, players)`` the ``act`` calls of each seat's agent.
         thinking: ``float64 (games, players)`` the CPU seconds of each seat's ``act``
             calls (the deciding thread's, ``time.thread_time``: what the decisions cost
-            one core, whatever else the machine runs; the only field that varies from
-            run to run).
+            one core, whatever else the machine runs; on Windows, wall seconds; the only
+            field that varies from run to run).
     """
 
     game: AnyGame
@@ -280,9 +288,9 @@ def play_game(game: AnyGame, agents: Sequence[str], seed: int, g: int) -> tuple[
     while not state.is_over():
         seat = state.current_player
         assert seat is not None
-        start = time.thread_time()       # the search runs in this thread, GIL or not
+        start = _decision_clock()        # the search runs in this thread, GIL or not
         action = table[seat].act(state)
-        thinking[seat] += time.thread_time() - start
+        thinking[seat] += _decision_clock() - start
         decisions[seat] += 1
         state.apply(action)
     outcome = state.outcome()

@@ -155,6 +155,13 @@ def _seed(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _integer(text)
+    if not 1 <= value <= 65535:
+        raise ValueError(f"must be a TCP port, 1..65535, not {value}")
+    return value
+
+
 def _workers(text: str) -> int:
     return parse_count(text, high=MAX_WORKERS)
 
@@ -311,6 +318,26 @@ def _parser() -> _Parser:
     )
     pla.add_argument("--save", metavar="FILE", default=None,
                      help="save the game's record (JSON) to FILE at the end (default: none)")
+    ser = sub.add_parser(
+        "serve", help="play, watch and replay games in a browser (needs boardcore[web])",
+        description="Run the web server: a lobby to make matches of any game with people "
+                    "and bots, a page per seat reached by its own link, spectators, "
+                    "replays, and the JSON/websocket API of docs/web.md. Matches are kept "
+                    "in an SQLite file; each move is stored before it is acknowledged.",
+        epilog="exit codes: 0 stopped, 2 usage or bad input (the web extra missing "
+               "included), 130 interrupted.",
+        allow_abbrev=False,
+    )
+    ser.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only; "
+                          "0.0.0.0 lets every machine that reaches the port in)")
+    ser.add_argument("--port", type=_argument(_port, "port"), default=8000, metavar="N",
+                     help="the TCP port, 1..65535 (default 8000)")
+    ser.add_argument("--db", default="boardcore-matches.sqlite3", metavar="PATH",
+                     help="the SQLite file of the matches, made if missing "
+                          "(default boardcore-matches.sqlite3; ':memory:' keeps nothing)")
+    ser.add_argument("--workers", type=_argument(_workers, "workers"), default=None,
+                     metavar="W", help="threads for the bots' searches (default: one per CPU)")
     rul = sub.add_parser("rules", help="print a game's rules page",
                          description="Print a game's rules as boardcore implements them.",
                          allow_abbrev=False)
@@ -533,6 +560,13 @@ def _play_command(args: argparse.Namespace) -> None:
          save=args.save, hints=args.hint)
 
 
+def _serve_command(args: argparse.Namespace) -> None:
+    """Run ``boardcore serve`` until interrupted."""
+    from boardcore.web import serve
+
+    serve(args.host, args.port, args.db, workers=args.workers)
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
@@ -553,6 +587,9 @@ def _run(argv: Sequence[str] | None) -> int:
         text = _ladder(args)
     elif args.command == "play":
         _play_command(args)
+        text = None
+    elif args.command == "serve":
+        _serve_command(args)
         text = None
     else:
         text = _simulate(args)

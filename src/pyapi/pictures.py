@@ -1,7 +1,8 @@
 """Pictures of positions as self-contained SVG, written with the standard library.
 
 ``state.svg(size=480, perspective=None)`` draws any game's position: with
-``perspective=seat`` the other seats' hidden cards are face down; the last move is
+``perspective=seat`` the other seats' hidden cards are face down (with
+``perspective="spectator"`` every hidden card is); the last move is
 highlighted. Notebooks show a state through ``_repr_svg_``.  Each game draws on the
 ``Canvas`` here (``Game.draw``, in the game's ``picture`` module).
 
@@ -14,9 +15,13 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["HIGHLIGHT", "INK", "SEAT_COLOURS", "Canvas", "light"]
+if TYPE_CHECKING:
+    from boardcore.values import Perspective
+
+__all__ = ["HIGHLIGHT", "INK", "SEAT_COLOURS", "Canvas", "light", "watcher"]
 
 #: One colour per seat (Okabe and Ito's palette, readable by colour-blind eyes).
 SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
@@ -96,3 +101,14 @@ def light(colour: str, parts: int) -> str:
     """
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return "#{:02x}{:02x}{:02x}".format(*((v + (parts - 1) * 255) // parts for v in (r, g, b)))
+
+
+def watcher(perspective: Perspective) -> str:
+    """Return who looks, in words: ``"seat 2"``, ``"a spectator"`` (``None``: everyone).
+
+    >>> watcher(2), watcher("spectator")
+    ('seat 2', 'a spectator')
+    """
+    if perspective is None:
+        return "everyone"
+    return "a spectator" if perspective == "spectator" else f"seat {perspective}"

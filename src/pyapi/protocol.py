@@ -4,8 +4,8 @@ A game is an immutable configuration (a ``Game`` subclass, pure Python, generic 
 state class); its positions are instances of a compiled class from ``boardcore._engine``
 that meets the ``State`` protocol below.  A state answers in Python objects through its
 game: it reads its position once, as the game's snapshot, and hands that to the game's
-``view``, ``fields``, ``text``, ``action_to_str``, ``parse_action``, ``explain`` and
-``draw``.  ``docs/adding-a-game.md`` lists what a new game provides.
+``view``, ``fields``, ``text``, ``action_to_str``, ``parse_action``, ``explain``,
+``reveals`` and ``draw``.  ``docs/adding-a-game.md`` lists what a new game provides.
 
 >>> import boardcore
 >>> game = boardcore.make("just4fun", players=2)
@@ -15,22 +15,33 @@ game: it reads its position once, as the game's snapshot, and hands that to the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, SupportsIndex, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    SupportsIndex,
+    TypeVar,
+    cast,
+)
 
 import numpy as np
 import numpy.typing as npt
 
 from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
-from boardcore.values import SEED_MAX, Outcome, check_int, check_seed, quote
+from boardcore.values import SEED_MAX, SPECTATOR, Outcome, check_int, check_seed, quote
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
     from boardcore._engine._state import EngineConfig, EngineState
     from boardcore.pictures import Canvas
-    from boardcore.values import Move, Snapshot, View
+    from boardcore.values import Move, MoveJSON, Perspective, Snapshot, View, ViewJSON
 
 __all__ = ["Game", "State"]
 
@@ -74,8 +85,12 @@ class State(Protocol):
         """The actions applied since the start."""
     def snapshot(self) -> Snapshot:
         """The position as plain values, read in one step."""
-    def view(self, player: SupportsIndex) -> object:
-        """What a seat may see."""
+    def view(self, player: SupportsIndex | Literal["spectator"]) -> object:
+        """What a seat, or a spectator, may see."""
+    def undo(self) -> None:
+        """Take back the last action."""
+    def can_undo(self) -> bool:
+        """Whether a player may take the last action back: it showed nothing hidden."""
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe data."""
     def rollout(self, seed: SupportsIndex | None = None) -> Outcome:
@@ -95,8 +110,9 @@ class Game(Generic[S]):
         class Fool(Game[FoolState], positions=positions, moves=moves, picture=picture):
 
     ``positions`` gives ``view``, ``fields`` and ``set_up`` (``_set_up`` here), ``moves``
-    gives ``action_to_str``, ``parse_action`` and ``explain``, ``picture`` gives ``text``
-    and ``draw``: the methods of those names below check their arguments and call them.
+    gives ``action_to_str``, ``parse_action``, ``explain`` and ``reveals``, ``picture``
+    gives ``text`` and ``draw``: the methods of those names below check their arguments
+    and call them.
     ``boardcore.make`` is the usual way to get a game.
     """
 
@@ -284,9 +300,21 @@ class Game(Generic[S]):
     # the game's package (``positions``, ``moves``, ``picture``), handed checked
     # arguments.
 
-    def view(self, snapshot: Snapshot, player: int) -> View:
-        """Return what seat ``player`` may see of ``snapshot`` (``state.view``)."""
-        view: View = self._positions.view(self._snapshot(snapshot), self._seat(player))
+    def view(self, snapshot: Snapshot, player: int | Literal["spectator"]) -> View[ViewJSON]:
+        """Return what seat ``player`` may see of ``snapshot`` (``state.view``).
+
+        ``"spectator"``: public information only, a seat's view without its ``hand``
+        (``player`` ``None``): in every game a seat's view differs from another's only in
+        ``player`` and ``hand``.
+        """
+        position = self._snapshot(snapshot)
+        if self._perspective(player, everything=False) == SPECTATOR:
+            seen: View[Any] = self._positions.view(position, 0)
+            # Every game's view has a hand (the base class does not declare one).
+            spectator: View[ViewJSON] = dataclasses.replace(cast(Any, seen), player=None,
+                                                            hand=())
+            return spectator
+        view: View[Any] = self._positions.view(position, self._seat(player))
         return view
 
     def fields(self, snapshot: Snapshot) -> dict[str, object]:
@@ -294,13 +322,12 @@ class Game(Generic[S]):
         fields: dict[str, object] = self._positions.fields(self._snapshot(snapshot))
         return fields
 
-    def text(self, snapshot: Snapshot, perspective: int | None) -> str:
+    def text(self, snapshot: Snapshot, perspective: Perspective) -> str:
         """Return the text picture of ``snapshot``, hidden cards as ``perspective`` sees them.
 
-        ``perspective`` ``None`` shows every card.
+        ``perspective`` ``None`` shows every card, ``"spectator"`` none of the hidden ones.
         """
-        seat = None if perspective is None else self._seat(perspective)
-        text: str = self._picture.text(self._snapshot(snapshot), seat)
+        text: str = self._picture.text(self._snapshot(snapshot), self._perspective(perspective))
         return text
 
     def action_to_str(self, snapshot: Snapshot, action: int) -> str:
@@ -313,7 +340,8 @@ class Game(Generic[S]):
         action: int = self._moves.parse_action(self._snapshot(snapshot), text)
         return action
 
-    def explain(self, before: Snapshot, after: Snapshot, action: int, *, played: bool) -> Move:
+    def explain(self, before: Snapshot, after: Snapshot, action: int, *,
+                played: bool) -> Move[MoveJSON]:
         """Return what ``action`` did from ``before`` to ``after`` (``state.explain``).
 
         Only what the mover could know before it, unless ``played`` (``last_move``).
@@ -328,13 +356,27 @@ class Game(Generic[S]):
         if then.moves != first.moves + 1:
             raise InvalidStateError(f"'after' is not one move after 'before': they are at "
                                     f"moves {first.moves} and {then.moves}")
-        move: Move = self._moves.explain(first, then, a, played=bool(played))
+        move: Move[Any] = self._moves.explain(first, then, a, played=bool(played))
         return move
 
-    def draw(self, snapshot: Snapshot, last_move: Move | None, perspective: int | None) -> Canvas:
-        """Return the picture of ``snapshot`` on a ``Canvas`` (``state.svg``)."""
-        seat = None if perspective is None else self._seat(perspective)
-        canvas: Canvas = self._picture.draw(self._snapshot(snapshot), last_move, seat)
+    def reveals(self, before: Snapshot, after: Snapshot) -> bool:
+        """Return whether the move from ``before`` to ``after`` showed hidden information.
+
+        True for a draw, a deal or a reshuffle: the move told someone -- its actor, at
+        least -- something that was hidden before it (``state.can_undo``).  Each game
+        declares which of its moves do (the ``reveals`` of its ``moves`` module).
+        """
+        revealed: bool = self._moves.reveals(self._snapshot(before), self._snapshot(after))
+        return revealed
+
+    def draw(self, snapshot: Snapshot, last_move: Move[Any] | None,
+             perspective: Perspective) -> Canvas:
+        """Return the picture of ``snapshot`` on a ``Canvas`` (``state.svg``).
+
+        ``perspective`` ``None`` shows every card, ``"spectator"`` none of the hidden ones.
+        """
+        canvas: Canvas = self._picture.draw(self._snapshot(snapshot), last_move,
+                                            self._perspective(perspective))
         return canvas
 
     def _snapshot(self, snapshot: object) -> Any:
@@ -345,6 +387,14 @@ class Game(Generic[S]):
             raise InvalidStateError(f"a snapshot of {quote(snapshot.players)} players is not a "
                                     f"position of this {self.num_players}-player game")
         return snapshot
+
+    def _perspective(self, perspective: object, *, everything: bool = True) -> Perspective:
+        # A seat, "spectator" or (where ``everything`` is allowed) None.
+        if isinstance(perspective, str) and perspective == SPECTATOR:
+            return SPECTATOR
+        if perspective is None and everything:
+            return None
+        return self._seat(perspective)
 
     def _seat(self, player: object) -> int:
         seat = check_int(player, "a seat")

@@ -1,7 +1,10 @@
 """Game records: a small versioned JSON document that replays to the identical state.
 
 A record names the game, its ``rules_version``, players, options and seed, the set-up
-position play started from if any, and every action in notation.
+position play started from if any, and every action in notation.  The seed tells every
+hidden card, so a record is for the end of a game, or for whoever may see everything;
+``seat_record(state, seat)`` is what one seat, or a spectator, may be given while the
+game goes on: the moves and that seat's view before and after each, never the seed.
 
 >>> import boardcore
 >>> state = boardcore.make("just4fun", players=2).new_state(seed=7)
@@ -11,6 +14,9 @@ position play started from if any, and every action in notation.
 ('boardcore-record', 'just4fun', 1)
 >>> boardcore.replay(rec).to_dict() == state.to_dict()
 True
+>>> mine = boardcore.seat_record(state, 1)
+>>> mine["format"], mine["seat"], mine["over"], len(mine["views"]), "seed" in mine
+('boardcore-seat-record', 1, False, 2, False)
 """
 
 from __future__ import annotations
@@ -18,27 +24,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from boardcore.errors import BoardcoreError, InvalidStateError
-from boardcore.values import options_to_json, quote
+from boardcore.values import ViewJSON, options_to_json, quote
 
 if TYPE_CHECKING:
     from boardcore._engine._state import EngineState
     from boardcore._registry import AnyState
 
-__all__ = ["FORMAT", "VERSION", "Record", "record", "replay"]
+__all__ = ["FORMAT", "SEAT_FORMAT", "VERSION", "Record", "SeatRecord", "record", "replay",
+           "seat_record"]
 
 FORMAT = "boardcore-record"
+SEAT_FORMAT = "boardcore-seat-record"
 VERSION = 1
 #: A record holds at most this many actions.
 MAX_ACTIONS = 10_000_000
 
 
-class _Record(TypedDict):
+class _Head(TypedDict):
+    # What a record and a seat record start with.
     format: str
     version: int
     game: str
     rules_version: int
     players: int
     options: dict[str, object]
+
+
+class _Record(_Head):
     seed: int
     actions: list[str]
 
@@ -79,6 +91,61 @@ def record(state: EngineState) -> Record:
     )
     if setup is not None:
         rec["setup"] = setup  # type: ignore[typeddict-item]
+    return rec
+
+
+class _SeatRecord(_Head):
+    seat: int | None
+    over: bool
+    actions: list[str]
+    views: list[ViewJSON]
+
+
+class SeatRecord(_SeatRecord, total=False):
+    """What one seat, or a spectator, saw of a game (``boardcore.seat_record``).
+
+    ``actions`` are the moves in notation; ``views[i]`` is the seat's view (its JSON
+    form, ``View.to_json()``) before action ``i``, and ``views[-1]`` after the last.
+    ``seat`` is ``None`` for a spectator.  ``record``, the whole record, only once the
+    game is over.
+    """
+
+    record: Record
+
+
+def seat_record(state: EngineState, seat: object) -> SeatRecord:
+    """Return what ``seat`` (a seat, or ``"spectator"``) saw of ``state``'s game, in order.
+
+    The moves in notation and the seat's view before and after each: its own hand and
+    its own draws, never another seat's hidden cards, the draw order, the seed or the
+    generator -- two games that differ only in what the seat has not seen give equal
+    seat records.  Once the game is over there is nothing left to hide, and the record
+    holds the whole ``record(state)`` too.
+
+    Raises:
+        TypeError: ``state`` is not a boardcore state, or ``seat`` is neither a seat nor
+            ``"spectator"``.
+        ConfigurationError: ``seat`` is not a seat of the game.
+    """
+    from boardcore._engine._state import EngineState
+
+    if not isinstance(state, EngineState):
+        raise TypeError(f"seat_record() takes a boardcore state, not {quote(state)}")
+    state = state.copy()                # one read of the state: the rest is private
+    replayed = _start(state.game, state.seed, state.to_dict().get("setup"))
+    who = replayed.view(seat)           # checks the seat before the work
+    views: list[ViewJSON] = [who.to_json()]
+    for action in state.history():
+        replayed.apply(action)
+        views.append(replayed.view(seat).to_json())
+    full = record(state)
+    rec = SeatRecord(
+        format=SEAT_FORMAT, version=VERSION, game=full["game"],
+        rules_version=full["rules_version"], players=full["players"],
+        options=full["options"], seat=who.player, over=replayed.is_over(),
+        actions=full["actions"], views=views)
+    if rec["over"]:
+        rec["record"] = full
     return rec
 
 

@@ -34,13 +34,22 @@ from boardcore._engine.fool import BOX, CARDS, NUM_ACTIONS, FoolState
 from boardcore.errors import ConfigurationError
 from boardcore.fool import moves, picture, positions
 from boardcore.fool.moves import FOOLS_PER_TRICK
-from boardcore.fool.values import FoolDocument, FoolMove, FoolPosition, FoolSnapshot, FoolView
+from boardcore.fool.values import (
+    FoolDocument,
+    FoolMove,
+    FoolMoveJSON,
+    FoolPosition,
+    FoolSnapshot,
+    FoolView,
+    FoolViewJSON,
+)
 from boardcore.protocol import Game
 from boardcore.values import quote
 
 __all__ = [
     "BOX", "CARDS", "DECKS", "FOOLS_PER_TRICK", "NUM_ACTIONS", "Fool", "FoolDocument",
-    "FoolMove", "FoolPosition", "FoolSnapshot", "FoolState", "FoolView",
+    "FoolMove", "FoolMoveJSON", "FoolPosition", "FoolSnapshot", "FoolState", "FoolView",
+    "FoolViewJSON",
 ]
 
 #: Rule F2 as data: players -> highest green, red, yellow and blue value, wild 1s.

@@ -12,7 +12,8 @@ from boardcore.errors import NotationError
 from boardcore.fool.values import FoolMove, FoolSnapshot
 from boardcore.values import quote
 
-__all__ = ["COLOURS", "FOOLS_PER_TRICK", "action_to_str", "colour", "explain", "parse_action"]
+__all__ = ["COLOURS", "FOOLS_PER_TRICK", "action_to_str", "colour", "explain", "parse_action",
+           "reveals"]
 
 #: The colours, by number (a card's colour letter is ``"GRYB"[c]``).
 COLOURS = ("green", "red", "yellow", "blue")
@@ -97,3 +98,17 @@ def _resolve(trick: list[tuple[int, int]], lead: str | None,
     winners, fools = _trick_kernel(seats, cards, leads, lengths, nfools)
     mask = int(fools[0])
     return int(winners[0]), frozenset(p for p in range(8) if mask >> p & 1)
+
+
+def reveals(before: FoolSnapshot, after: FoolSnapshot) -> bool:
+    """Return whether the card showed hidden cards: it ended a round and a new deal began.
+
+    Every other card is played face up from its player's own hand.
+
+    >>> import boardcore
+    >>> state = boardcore.make("fool", players=4).new_state(seed=7)
+    >>> state.apply(state.legal_actions()[0])
+    >>> state.can_undo()
+    True
+    """
+    return sum(map(len, after.hands)) > sum(map(len, before.hands))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from boardcore._engine.fool import CARDS
 from boardcore.fool.moves import COLOURS
 from boardcore.fool.values import FoolMove, FoolSnapshot
-from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
+from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas, watcher
+from boardcore.values import Perspective
 
 __all__ = ["draw", "text"]
 
@@ -25,7 +26,7 @@ SWATCH = {"green": "#2b8a3e", "red": "#c92a2a", "yellow": "#f2b705", "blue": "#1
 FOOL_DISC = "#7048e8"
 
 
-def text(p: FoolSnapshot, perspective: int | None) -> str:
+def text(p: FoolSnapshot, perspective: Perspective) -> str:
     """Return the text picture; hands other than ``perspective``'s face down (``??``)."""
     seat = perspective
     n = p.players
@@ -45,14 +46,14 @@ def text(p: FoolSnapshot, perspective: int | None) -> str:
     return "\n".join(lines)
 
 
-def draw(p: FoolSnapshot, last_move: FoolMove | None, perspective: int | None) -> Canvas:
+def draw(p: FoolSnapshot, last_move: FoolMove | None, perspective: Perspective) -> Canvas:
     """Draw ``p``; hands other than ``perspective``'s face down (all up if ``None``)."""
     n, last = p.players, last_move
     canvas = Canvas(WIDTH, HEAD + TABLE_H + 14 + n * ROW_H + MARGIN,
                     f"Fool, {n} players, round {p.round}")
     title = f"Fool · round {p.round} · dealer: seat {p.dealer}"
     if perspective is not None:
-        title += f" · seen by seat {perspective}"
+        title += f" · seen by {watcher(perspective)}"
     canvas.text(MARGIN, 26, title, size=17, anchor="start", bold=True)
     canvas.text(MARGIN, 48, _headline(p, last), size=13, anchor="start")
     _table(canvas, p, last)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from boardcore.values import Header, Move, Snapshot, View
+from boardcore.values import Header, Move, MoveJSON, Snapshot, View, ViewJSON
 
-__all__ = ["FoolDocument", "FoolMove", "FoolPosition", "FoolSnapshot", "FoolView"]
+__all__ = ["FoolDocument", "FoolMove", "FoolMoveJSON", "FoolPosition", "FoolSnapshot", "FoolView",
+           "FoolViewJSON"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +51,39 @@ class FoolSnapshot(Snapshot):
     rng: tuple[int, ...]
 
 
+class FoolViewJSON(ViewJSON):
+    """The JSON form of a ``FoolView`` (``view.to_json()``): its fields, tuples as lists.
+
+    ``trick`` is ``[[seat, card], ...]``; ``fools`` ascending.
+    """
+
+    hand: list[str]
+    hand_sizes: list[int]
+    round: int
+    dealer: int
+    leader: int
+    lead_colour: str | None
+    trick: list[list[int | str]]
+    played: list[str]
+    fools: list[int]
+    plus10: list[int]
+
+
+class FoolMoveJSON(MoveJSON):
+    """The JSON form of a ``FoolMove`` (``move.to_json()``)."""
+
+    lead_colour: str | None
+    void: str | None
+    trick: list[list[int | str]]
+    winner: int | None
+    fools: list[int]
+    round_over: bool
+    gains: list[int | None]
+    game_over: bool | None
+
+
 @dataclass(frozen=True, slots=True)
-class FoolView(View):
+class FoolView(View[FoolViewJSON]):
     """What one seat of Fool may see: its own hand and the table, never another hand.
 
     Cards are written in notation (``"G17"``, ``"W1"``); a wild 1 appears once per copy.
@@ -83,7 +115,7 @@ class FoolView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class FoolMove(Move):
+class FoolMove(Move[FoolMoveJSON]):
     """What one Fool move does (``state.explain(action)``, ``state.last_move``).
 
     Only what every seat sees: the card, the trick, its winner and Fools, the scores a

@@ -29,15 +29,18 @@ from boardcore.just4fun import moves, picture, positions
 from boardcore.just4fun.values import (
     Just4FunDocument,
     Just4FunMove,
+    Just4FunMoveJSON,
     Just4FunPosition,
     Just4FunSnapshot,
     Just4FunView,
+    Just4FunViewJSON,
 )
 from boardcore.protocol import Game
 from boardcore.values import check_int, quote
 
 __all__ = ["CLASSIC_LAYOUT", "DECK", "SUPPLY", "Just4Fun", "Just4FunDocument", "Just4FunMove",
-           "Just4FunPosition", "Just4FunSnapshot", "Just4FunState", "Just4FunView"]
+           "Just4FunMoveJSON", "Just4FunPosition", "Just4FunSnapshot", "Just4FunState",
+           "Just4FunView", "Just4FunViewJSON"]
 
 #: J2: the board, row by row from the top (row 0), as printed in the rules page.
 CLASSIC_LAYOUT: tuple[int, ...] = (

@@ -7,7 +7,7 @@ from boardcore.errors import NotationError
 from boardcore.just4fun.values import Just4FunMove, Just4FunSnapshot
 from boardcore.values import quote
 
-__all__ = ["action_to_str", "explain", "holds_four", "parse_action"]
+__all__ = ["action_to_str", "explain", "holds_four", "parse_action", "reveals"]
 
 #: Each play's action, by its ascending card values.
 _ACTION_OF = {values: action for action, values in enumerate(PLAYS)}
@@ -106,3 +106,18 @@ def _holder(owner: int | None, stacks: list[int]) -> int | None:
         return owner
     top = max(stacks)
     return stacks.index(top) if top and stacks.count(top) == 1 else None
+
+
+def reveals(before: Just4FunSnapshot, after: Just4FunSnapshot) -> bool:
+    """Return whether the move showed hidden cards: a draw (J10), or a reshuffle (J11).
+
+    The draw pile is the one hidden thing besides the hands; a move that drew from it
+    or shuffled the discards into it changed it.
+
+    >>> import boardcore
+    >>> state = boardcore.make("just4fun", players=2).new_state(seed=1)
+    >>> state.apply(state.legal_actions()[0])
+    >>> state.can_undo()            # the mover drew a card to replace the one played
+    False
+    """
+    return before.draw_pile != after.draw_pile

@@ -5,7 +5,7 @@ from __future__ import annotations
 from boardcore._engine.just4fun import Just4FunState
 from boardcore.just4fun.values import Just4FunMove, Just4FunSnapshot
 from boardcore.pictures import HIGHLIGHT, SEAT_COLOURS, Canvas, light
-from boardcore.values import describe
+from boardcore.values import Perspective, describe
 
 __all__ = ["draw", "text"]
 
@@ -15,7 +15,7 @@ CARD_W, CARD_H = 26, 36
 
 
 def draw(position: Just4FunSnapshot, last_move: Just4FunMove | None,
-         perspective: int | None) -> Canvas:
+         perspective: Perspective) -> Canvas:
     """Draw ``position``; hands other than ``perspective``'s face down (all up if ``None``)."""
     n = position.players
     board = 6 * CELL
@@ -56,7 +56,7 @@ def draw(position: Just4FunSnapshot, last_move: Just4FunMove | None,
     return canvas
 
 
-def text(position: Just4FunSnapshot, perspective: int | None) -> str:
+def text(position: Just4FunSnapshot, perspective: Perspective) -> str:
     """Return the text picture: ``repr(state)``, the board, supplies, scores, hands.
 
     Hands other than ``perspective``'s show as ``?`` (all shown if ``None``).

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from boardcore.values import Header, Move, Snapshot, View
+from boardcore.values import Header, Move, MoveJSON, Snapshot, View, ViewJSON
 
-__all__ = ["Just4FunDocument", "Just4FunMove", "Just4FunPosition", "Just4FunSnapshot",
-           "Just4FunView"]
+__all__ = ["Just4FunDocument", "Just4FunMove", "Just4FunMoveJSON", "Just4FunPosition",
+           "Just4FunSnapshot", "Just4FunView", "Just4FunViewJSON"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +46,22 @@ class Just4FunSnapshot(Snapshot):
     rng: tuple[int, ...]
 
 
+class Just4FunViewJSON(ViewJSON):
+    """The JSON form of a ``Just4FunView`` (``view.to_json()``): its fields, tuples as lists."""
+
+    hand: list[int]
+    hand_sizes: list[int]
+    draw_pile_size: int
+    discard_pile: list[int]
+    layout: list[int]
+    stones: list[list[int]]
+    owners: list[int | None]
+    supplies: list[int]
+    idle_turns: int
+
+
 @dataclass(frozen=True, slots=True)
-class Just4FunView(View):
+class Just4FunView(View[Just4FunViewJSON]):
     """What one seat of Just4Fun may see: the board, supplies, discards, its own hand.
 
     Per-field tuples are row-major over the 6x6 board (index ``row * 6 + col``); the
@@ -76,8 +90,20 @@ class Just4FunView(View):
     idle_turns: int
 
 
+class Just4FunMoveJSON(MoveJSON):
+    """The JSON form of a ``Just4FunMove`` (``move.to_json()``)."""
+
+    cards: list[int]
+    field: int | None
+    stones: int
+    locked: bool
+    removed: list[int]
+    four_in_a_row: bool
+    gains: list[int]
+
+
 @dataclass(frozen=True, slots=True)
-class Just4FunMove(Move):
+class Just4FunMove(Move[Just4FunMoveJSON]):
     """What one Just4Fun move does (``state.explain(action)``, ``state.last_move``).
 
     ``move`` is ``"4+8"`` or ``"exchange"``.

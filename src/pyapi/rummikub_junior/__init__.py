@@ -36,15 +36,18 @@ from boardcore.rummikub_junior.moves import COLOURS, TILES
 from boardcore.rummikub_junior.values import (
     RummikubJuniorDocument,
     RummikubJuniorMove,
+    RummikubJuniorMoveJSON,
     RummikubJuniorPosition,
     RummikubJuniorSnapshot,
     RummikubJuniorView,
+    RummikubJuniorViewJSON,
 )
 from boardcore.values import check_int
 
 __all__ = ["COLOURS", "MAX_RUNS", "STARS_MAX", "STARS_TOTAL", "TILES", "RummikubJunior",
-           "RummikubJuniorDocument", "RummikubJuniorMove", "RummikubJuniorPosition",
-           "RummikubJuniorSnapshot", "RummikubJuniorState", "RummikubJuniorView"]
+           "RummikubJuniorDocument", "RummikubJuniorMove", "RummikubJuniorMoveJSON",
+           "RummikubJuniorPosition", "RummikubJuniorSnapshot", "RummikubJuniorState",
+           "RummikubJuniorView", "RummikubJuniorViewJSON"]
 
 
 class RummikubJunior(Game[RummikubJuniorState], positions=positions, moves=moves,

@@ -26,7 +26,7 @@ from boardcore.rummikub_junior.values import RummikubJuniorMove, RummikubJuniorS
 from boardcore.values import quote
 
 __all__ = ["ANY", "COLOURS", "TILES", "action_to_str", "bank", "explain", "parse_action",
-           "parse_run", "run_text", "run_texts"]
+           "parse_run", "reveals", "run_text", "run_texts"]
 
 COLOURS = "RBYK"
 #: Tile ``10 * colour + number - 1`` (R1..R10 B1..K10), then 40, the joker.
@@ -218,3 +218,15 @@ def explain(before: RummikubJuniorSnapshot, after: RummikubJuniorSnapshot, actio
 def bank(position: RummikubJuniorSnapshot) -> int:
     """Return the bank's stars: 56 minus the players' (negative past its 56, K9)."""
     return STARS_TOTAL - sum(position.scores)
+
+
+def reveals(before: RummikubJuniorSnapshot, after: RummikubJuniorSnapshot) -> bool:
+    """Return whether the action showed a hidden tile: a pass that drew from the pool (K6).
+
+    >>> import boardcore
+    >>> state = boardcore.make("rummikub_junior", players=2).new_state(seed=3)
+    >>> state.apply(state.parse_action("pass"))       # draws the joker
+    >>> state.view(0).hand[-1], state.can_undo()
+    ('J', False)
+    """
+    return before.pool != after.pool

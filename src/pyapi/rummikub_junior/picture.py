@@ -6,10 +6,10 @@ from math import cos, pi, sin
 from xml.sax.saxutils import quoteattr
 
 from boardcore._engine.rummikub_junior import RummikubJuniorState
-from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas, light
+from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas, light, watcher
 from boardcore.rummikub_junior.moves import TILES, bank, run_texts
 from boardcore.rummikub_junior.values import RummikubJuniorMove, RummikubJuniorSnapshot
-from boardcore.values import describe
+from boardcore.values import Perspective, describe
 
 __all__ = ["draw", "text"]
 
@@ -32,7 +32,7 @@ RACK_PITCH = 31
 PER_LINE = (WIDTH - MARGIN - RACK_X) // RACK_PITCH
 
 
-def text(p: RummikubJuniorSnapshot, perspective: int | None) -> str:
+def text(p: RummikubJuniorSnapshot, perspective: Perspective) -> str:
     """Return the text picture: ``repr(state)``, the table, the stars, the racks.
 
     Racks other than ``perspective``'s show as ``?`` (all shown if ``None``).
@@ -58,7 +58,7 @@ def text(p: RummikubJuniorSnapshot, perspective: int | None) -> str:
 
 
 def draw(p: RummikubJuniorSnapshot, last_move: RummikubJuniorMove | None,
-         perspective: int | None) -> Canvas:
+         perspective: Perspective) -> Canvas:
     """Draw ``p``; racks other than ``perspective``'s face down (all up if ``None``)."""
     n, last = p.players, last_move
     racks = [[TILES[t] for t in rack] for rack in p.racks]
@@ -72,7 +72,7 @@ def draw(p: RummikubJuniorSnapshot, last_move: RummikubJuniorMove | None,
     canvas = Canvas(WIDTH, height, f"Rummikub Junior, {n} players")
     _header(canvas, p, last)
     if perspective is not None:
-        canvas.text(WIDTH - MARGIN, MARGIN + 58, f"as seat {perspective} sees it", size=11,
+        canvas.text(WIDTH - MARGIN, MARGIN + 58, f"as {watcher(perspective)} sees it", size=11,
                     anchor="end", fill="#7d8a78")
     _table(canvas, table, last, table_top, rows)
     y = racks_top

@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from boardcore.values import Header, Move, Snapshot, View
+from boardcore.values import Header, Move, MoveJSON, Snapshot, View, ViewJSON
 
-__all__ = ["RummikubJuniorDocument", "RummikubJuniorMove", "RummikubJuniorPosition",
-           "RummikubJuniorSnapshot", "RummikubJuniorView"]
+__all__ = ["RummikubJuniorDocument", "RummikubJuniorMove", "RummikubJuniorMoveJSON",
+           "RummikubJuniorPosition", "RummikubJuniorSnapshot", "RummikubJuniorView",
+           "RummikubJuniorViewJSON"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +49,36 @@ class RummikubJuniorSnapshot(Snapshot):
     rng: tuple[int, ...]
 
 
+class RummikubJuniorViewJSON(ViewJSON):
+    """The JSON form of a ``RummikubJuniorView`` (``view.to_json()``), tuples as lists."""
+
+    hand: list[str]
+    hand_sizes: list[int]
+    draw_pile_size: int
+    table: list[str]
+    bank: int
+    laid_this_turn: bool
+    joker_pending: bool
+    passes: int
+    went_out: int | None
+
+
+class RummikubJuniorMoveJSON(MoveJSON):
+    """The JSON form of a ``RummikubJuniorMove`` (``move.to_json()``)."""
+
+    kind: str
+    tiles: list[str]
+    run: int | None
+    run_after: str | None
+    lays_taken_joker: bool
+    drew: bool
+    went_out: bool
+    game_over: bool
+    gains: list[int]
+
+
 @dataclass(frozen=True, slots=True)
-class RummikubJuniorView(View):
+class RummikubJuniorView(View[RummikubJuniorViewJSON]):
     """What one seat of Rummikub Junior may see: the table, the stars, its own rack.
 
     The ``scores`` are the stars.
@@ -78,7 +107,7 @@ class RummikubJuniorView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class RummikubJuniorMove(Move):
+class RummikubJuniorMove(Move[RummikubJuniorMoveJSON]):
     """What one Rummikub Junior action does (``state.explain(action)``, ``state.last_move``).
 
     ``move`` is ``"new R3 J(R4) R5"``, ``"extend 0 left R2"``, ``"swap 0 1"``,

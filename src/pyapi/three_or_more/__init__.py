@@ -44,9 +44,11 @@ from boardcore.three_or_more.values import (
     ScoredLine,
     ThreeOrMoreDocument,
     ThreeOrMoreMove,
+    ThreeOrMoreMoveJSON,
     ThreeOrMorePosition,
     ThreeOrMoreSnapshot,
     ThreeOrMoreView,
+    ThreeOrMoreViewJSON,
 )
 from boardcore.values import quote
 
@@ -58,10 +60,12 @@ __all__ = [
     "ThreeOrMore",
     "ThreeOrMoreDocument",
     "ThreeOrMoreMove",
+    "ThreeOrMoreMoveJSON",
     "ThreeOrMorePosition",
     "ThreeOrMoreSnapshot",
     "ThreeOrMoreState",
     "ThreeOrMoreView",
+    "ThreeOrMoreViewJSON",
 ]
 
 

@@ -17,7 +17,7 @@ from boardcore.three_or_more.values import (
 from boardcore.values import quote
 
 __all__ = ["COLOURS", "DIRECTIONS", "PLACES", "action_to_str", "breakdown", "card_code",
-           "card_text", "explain", "notation", "parse", "parse_action"]
+           "card_text", "explain", "notation", "parse", "parse_action", "reveals"]
 
 #: The four colours, in card-code order.
 COLOURS = "RGBY"
@@ -158,3 +158,15 @@ def explain(before: ThreeOrMoreSnapshot, after: ThreeOrMoreSnapshot, action: int
         lines=score.lines,
         drew=len(before.stock) > 0,
     )
+
+
+def reveals(before: ThreeOrMoreSnapshot, after: ThreeOrMoreSnapshot) -> bool:
+    """Return whether the move showed a hidden card: the mover's draw from the stock.
+
+    >>> import boardcore
+    >>> state = boardcore.make("three_or_more", players=2).new_state(seed=1)
+    >>> state.apply(state.legal_actions()[0])
+    >>> state.last_move.drew, state.can_undo()
+    (True, False)
+    """
+    return before.stock != after.stock

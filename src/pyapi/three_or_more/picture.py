@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from boardcore.pictures import HIGHLIGHT, INK, SEAT_COLOURS, Canvas
 from boardcore.three_or_more.moves import PLACES, breakdown, card_text
 from boardcore.three_or_more.values import ThreeOrMoreMove, ThreeOrMoreSnapshot
+from boardcore.values import Perspective
 
 __all__ = ["draw", "open_row", "places", "text"]
 
@@ -43,7 +44,7 @@ def open_row(p: ThreeOrMoreSnapshot) -> list[int] | None:
     return None if p.laid <= 12 or p.laid % 12 == 0 else list(p.open_row)
 
 
-def text(p: ThreeOrMoreSnapshot, perspective: int | None) -> str:
+def text(p: ThreeOrMoreSnapshot, perspective: Perspective) -> str:
     """Return the text picture; hands other than ``perspective``'s as ``???`` (all if None)."""
     lo, hi = p.row1
     top, bottom = p.block
@@ -79,7 +80,7 @@ def text(p: ThreeOrMoreSnapshot, perspective: int | None) -> str:
 
 
 def draw(p: ThreeOrMoreSnapshot, last: ThreeOrMoreMove | None,
-         perspective: int | None) -> Canvas:
+         perspective: Perspective) -> Canvas:
     """Draw ``p``; hands other than ``perspective``'s face down (all up if ``None``)."""
     n = p.players
     grid = p.grid
@@ -155,7 +156,7 @@ def _highlight(canvas: Canvas, last: ThreeOrMoreMove, at: Place) -> None:
                           stroke="#ffffff", width=1.5)
 
 
-def _panel(canvas: Canvas, p: ThreeOrMoreSnapshot, perspective: int | None,
+def _panel(canvas: Canvas, p: ThreeOrMoreSnapshot, perspective: Perspective,
            last: ThreeOrMoreMove | None, left: float) -> None:
     """The side panel: the stock, the last move, then every seat's score and hand."""
     n = p.players

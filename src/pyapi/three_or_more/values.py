@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from boardcore.values import Header, Move, Snapshot, View
+from boardcore.values import Header, Move, MoveJSON, Snapshot, View, ViewJSON
 
-__all__ = ["MoveScore", "ScoredLine", "ThreeOrMoreDocument", "ThreeOrMoreMove",
-           "ThreeOrMorePosition", "ThreeOrMoreSnapshot", "ThreeOrMoreView"]
+__all__ = ["MoveScore", "MoveScoreDocument", "ScoredLine", "ScoredLineDocument",
+           "ThreeOrMoreDocument", "ThreeOrMoreMove", "ThreeOrMoreMoveJSON", "ThreeOrMorePosition",
+           "ThreeOrMoreSnapshot", "ThreeOrMoreView", "ThreeOrMoreViewJSON"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +99,49 @@ class MoveScore:
     lines: tuple[ScoredLine, ...]
 
 
+class ScoredLineDocument(TypedDict):
+    """A scored line in a 3 Or More document and JSON form."""
+
+    direction: str
+    squares: list[list[int]]
+    points: int
+
+
+class MoveScoreDocument(TypedDict):
+    """The last move's score in a 3 Or More document and JSON form."""
+
+    player: int
+    move: str
+    points: int
+    lines: list[ScoredLineDocument]
+
+
+class ThreeOrMoreViewJSON(ViewJSON):
+    """The JSON form of a ``ThreeOrMoreView`` (``view.to_json()``): its fields, tuples as lists."""
+
+    hand: list[str]
+    hand_sizes: list[int]
+    draw_pile_size: int
+    grid: list[str]
+    places: list[str]
+    cards_laid: int
+    last_move: MoveScoreDocument | None
+
+
+class ThreeOrMoreMoveJSON(MoveJSON):
+    """The JSON form of a ``ThreeOrMoreMove`` (``move.to_json()``)."""
+
+    card: str
+    shown: str
+    place: str
+    slot: list[int]
+    points: int
+    lines: list[ScoredLineDocument]
+    drew: bool
+
+
 @dataclass(frozen=True, slots=True)
-class ThreeOrMoreView(View):
+class ThreeOrMoreView(View[ThreeOrMoreViewJSON]):
     """What one seat of 3 Or More may see: the table, the scores (points), its own hand.
 
     Attributes:
@@ -123,7 +165,7 @@ class ThreeOrMoreView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class ThreeOrMoreMove(Move):
+class ThreeOrMoreMove(Move[ThreeOrMoreMoveJSON]):
     """What one 3 Or More move does (``state.explain(action)``, ``state.last_move``).
 
     ``move`` is ``"RRG@left"``, ``"RRG^@top-right"``, ``"RGB"`` ...
@@ -148,23 +190,6 @@ class ThreeOrMoreMove(Move):
     points: int
     lines: tuple[ScoredLine, ...]
     drew: bool
-
-
-class ScoredLineDocument(TypedDict):
-    """A scored line in a 3 Or More document."""
-
-    direction: str
-    squares: list[list[int]]
-    points: int
-
-
-class MoveScoreDocument(TypedDict):
-    """The last move's score in a 3 Or More document."""
-
-    player: int
-    move: str
-    points: int
-    lines: list[ScoredLineDocument]
 
 
 class ThreeOrMorePosition(TypedDict):
