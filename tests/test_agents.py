@@ -22,9 +22,11 @@ import boardcore
 from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
+    LEVELS,
     FlatMonteCarloAgent,
     GreedyAgent,
     ISMCTSAgent,
+    LevelAgent,
     RandomAgent,
     agent_from_string,
 )
@@ -102,6 +104,20 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
         for make_agent in AGENTS[1:]:
             assert make_agent(i).act(state) == make_agent(i).act(other), make_agent(0)
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
+        assert (ISMCTSAgent(200, seed=i).estimates(state)
+                == ISMCTSAgent(200, seed=i).estimates(other))
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+@pytest.mark.parametrize("level", LevelAgent.LEVELS)
+def test_every_level_ignores_what_the_seat_cannot_see(name: str, level: int) -> None:
+    """As test_decisions_ignore_what_the_seat_cannot_see, for each level's agent."""
+    for i, state in enumerate(positions(name, 2)):
+        seat = state.current_player
+        state = set_up(state.game, state.to_dict())     # itself, as a set-up position
+        other = _search.determinize(state, seat, seed=i + 5)
+        assert other.view(seat) == state.view(seat)
+        assert LevelAgent(level, seed=i).policy(state) == LevelAgent(level, seed=i).policy(other)
 
 
 def test_just4fun_decisions_ignore_hands_and_draw_order_drawn_by_hand() -> None:
@@ -236,6 +252,8 @@ def test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards() -> None:
         assert _search.determinize(a, 1, seed=i).to_dict()["setup"] == \
             _search.determinize(b, 1, seed=i).to_dict()["setup"]
     assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
+    for level in LevelAgent.LEVELS:
+        assert LevelAgent(level, seed=3).policy(a) == LevelAgent(level, seed=3).policy(b)
 
 
 def test_two_threads_search_in_parallel() -> None:
@@ -264,10 +282,11 @@ def test_agent_strings() -> None:
     # One set of defaults: the classes' own, whoever parses the name.
     assert agent_from_string("flat", seed=1).rollouts == FlatMonteCarloAgent(seed=1).rollouts
     assert agent_from_string("ismcts", seed=1).iterations == ISMCTSAgent(seed=1).iterations
-    assert set(agents.AGENTS) == set(_search.KINDS)
+    # Every compiled kind has its class, and the levels theirs.
+    assert set(agents.AGENTS) == set(_search.KINDS) | {"level"}
     for cls in agents.AGENTS.values():          # each class reads the names it lists
         for form in cls.forms:
-            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7")
+            name = form.replace("ROLLOUTS", "5").replace("ITERATIONS", "7").replace("LEVEL", "3")
             assert type(agent_from_string(name.replace("SECONDS", "0.5"), seed=1)) is cls
             assert form in agents.GRAMMAR
     for bad in ("", "minimax", "ismcts:x", "flat:0", "ismcts:-1", "random:3", "greedy:",
@@ -276,7 +295,8 @@ def test_agent_strings() -> None:
                 " random", "random ", "RANDOM", "Ismcts:10", "ismcts: 10", "ismcts :10",
                 "ismcts:+10", "ismcts:1_000", "flat:\u0661\u0662", "ismcts:\uff11\uff10",
                 "ismcts:0.5 s", "ismcts:0.5S", "ismcts:99999999999999999999999999",
-                "ismcts:100000000000s", "flat:10000001"):
+                "ismcts:100000000000s", "flat:10000001", "level", "level:", "level:0",
+                "level:6", "level:1.5", "level:+1", "Level:1", "level: 1", "level:\u0661"):
         with pytest.raises(ConfigurationError):
             agent_from_string(bad)
     for wrong in (None, 3, b"random", ["random"]):
@@ -494,3 +514,54 @@ def test_interrupt_stops_the_searches_of_other_threads() -> None:
     assert not any(t.is_alive() for t in threads)
     assert len(caught) == 2
     assert ISMCTSAgent(200, seed=1).act(state) in state.legal_actions()
+
+
+def test_levels_name_an_agent_of_the_ladder_per_game() -> None:
+    """``level:N`` plays as ``LEVELS[game][N - 1]``: the same decisions from the same seed."""
+    assert set(LEVELS) == set(boardcore.GAMES)
+    for name in boardcore.GAMES:
+        state = positions(name, 1)[0]
+        for level in LevelAgent.LEVELS:
+            agent = agent_from_string(f"level:{level}", seed=3)
+            assert isinstance(agent, LevelAgent) and agent.level == level
+            assert repr(agent) == f"LevelAgent(level={level}, seed=3)"
+            same = agent_from_string(LEVELS[name][level - 1], seed=3)
+            assert agent.act(state) == same.act(state)
+            assert agent.policy(state) == same.policy(state)
+            assert repr(agent.agent_for(name)) == repr(same)
+    with pytest.raises(ConfigurationError, match="no levels"):
+        LevelAgent(1).agent_for("chess")
+    for bad in (0, 6, -1, 10**40):
+        with pytest.raises(ConfigurationError, match=r"level must be in 1\.\.5"):
+            LevelAgent(bad)
+    for wrong in ("3", 3.0, None):
+        with pytest.raises(TypeError):
+            LevelAgent(wrong)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="boardcore state"):
+        LevelAgent(2).act("state")  # type: ignore[arg-type]
+
+
+def test_a_level_copies_and_pickles_with_its_decisions() -> None:
+    state = boardcore.make("fool", players=4).new_state(seed=3)
+    agent = LevelAgent(3, seed=8)
+    agent.act(state)
+    twins = [pickle.loads(pickle.dumps(agent)), copy.deepcopy(agent), copy.copy(agent)]
+    expected = agent.policy(state)
+    for twin in twins:
+        assert repr(twin) == repr(agent) and twin.policy(state) == expected
+
+
+def test_estimates_are_the_searchs_visits_and_mean_results() -> None:
+    state = boardcore.make("three_or_more", players=2).new_state(seed=3)
+    found = ISMCTSAgent(500, seed=2).estimates(state)
+    assert sorted(found) == state.legal_actions()
+    assert sum(v for v, _ in found.values()) == 500          # one root child per iteration
+    assert {a: v for a, (v, _) in found.items()} == ISMCTSAgent(500, seed=2).visits(state)
+    assert all(0 <= mean <= 1 for _, mean in found.values())
+    assert all(mean == 0 for v, mean in found.values() if v == 0)
+    assert any(0 < mean < 1 for _, mean in found.values())
+    assert LevelAgent(5, seed=2).estimates(state) == agent_from_string(
+        LEVELS["three_or_more"][4], seed=2).estimates(state)
+    for agent in (RandomAgent(), GreedyAgent(), FlatMonteCarloAgent(3)):
+        with pytest.raises(ConfigurationError, match="no search tree"):
+            agent._searcher.estimates(state)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import boardcore
-from boardcore._play import play
+from boardcore._play import hint, play
+from boardcore.agents import LevelAgent
 
 
 class FirstMove(io.StringIO):
@@ -65,4 +66,40 @@ def test_bad_arguments() -> None:
     from boardcore.cli import EXIT_USAGE, main
 
     for args in (["--seat", "2"], ["--bots", "minimax"], ["--players", "9"]):
+        assert main(["play", "just4fun", "--players", "2", *args]) == EXIT_USAGE
+
+
+def test_levels_and_hints_through_the_command(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "boardcore", "play", "three_or_more", "--players", "2",
+         "--level", "1", "--hint", "--seed", "3", "--seat", "1"],
+        input="quit\n", capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "seat 0 is level:1" in done.stdout and "seat 0 (level:1) plays" in done.stdout
+    hint = next(line for line in done.stdout.splitlines() if line.startswith("hint"))
+    assert hint.startswith("hint (level 5): ") and hint.count(" value ") == 3
+
+
+def test_a_hint_is_level_5s_three_most_visited_moves() -> None:
+    state = boardcore.make("just4fun", players=2).new_state(seed=4)
+    found = LevelAgent(5, seed=1).estimates(state)
+    best = sorted(found, key=lambda a: (-found[a][0], a))[:3]
+    text = hint(state, LevelAgent(5, seed=1))
+    total = sum(v for v, _ in found.values())
+    assert text == "hint (level 5): " + ", ".join(
+        f"{state.action_to_str(a)} value {found[a][1]:.2f} ({found[a][0] / total:.0%} of visits)"
+        for a in best)
+    # The same decision seed, the same search: the hint depends on the seat's view only.
+    from boardcore._engine import _search
+
+    other = _search.determinize(state, 0, seed=9)
+    assert hint(other, LevelAgent(5, seed=1)) == text
+
+
+def test_level_arguments() -> None:
+    from boardcore.cli import EXIT_USAGE, main
+
+    for args in (["--level", "0"], ["--level", "6"], ["--level", "x"],
+                 ["--level", "2", "--bots", "greedy"]):
         assert main(["play", "just4fun", "--players", "2", *args]) == EXIT_USAGE

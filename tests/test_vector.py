@@ -275,11 +275,20 @@ def test_opponents_are_the_agents_of_agent_from_string() -> None:
 
     for name in ("random", "greedy", "flat", "flat:7", "ismcts", "ismcts:30"):
         agent = agent_from_string(name, seed=0)
-        searcher = _opponents(name)
+        searcher = _opponents(name, "fool")
         assert searcher is not None
         assert (searcher.kind, searcher.budget, searcher.exploration) == \
             (agent._searcher.kind, agent._searcher.budget, agent._searcher.exploration)
-    assert _opponents("ismcts").budget == 1000 and _opponents("flat").budget == 200
+    assert _opponents("ismcts", "fool").budget == 1000
+    assert _opponents("flat", "fool").budget == 200
+    for game in boardcore.GAMES:          # a level: its agent in that game
+        level = agent_from_string(boardcore.agents.LEVELS[game][1], seed=0)._searcher
+        searcher = _opponents("level:2", game)
+        assert searcher is not None and (searcher.kind, searcher.budget) == \
+            (level.kind, level.budget)
+    env = _env("three_or_more", 2, seed=1, opponents="level:1", seat=1)
+    env.reset()
+    env.step(env.random_actions(1))
 
 
 def test_a_vector_env_is_neither_copied_nor_pickled() -> None:

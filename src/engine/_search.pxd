@@ -49,6 +49,7 @@ ctypedef struct work_t:
     uint32_t *visits            # MAX_ACTIONS: the root children's visits, by action
     int32_t *path               # MAX_DEPTH: the nodes of one descent
     double *value               # MAX_ACTIONS: each legal action's value (what act weighs)
+    double *mean                # MAX_ACTIONS: the root children's mean results, by action
     bint watch                  # look for signals and interrupts (a Python caller's)
     int interrupted             # a look found one (INTERRUPTED_*): the decision is void
     long long deadline          # the monotonic clock (ns) a search stops at; 0: none
@@ -76,7 +77,7 @@ cdef class Searcher:
     cdef uint64_t made          # decisions made
     cdef readonly Work work
     cdef Py_ssize_t searched    # the last ISMCTS search's iterations
-    cdef object _decide(self, object state, bint weigh)
+    cdef object _decide(self, object state, int mode)
 
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil

@@ -72,6 +72,9 @@ cdef enum:
     LOOK_NS = 50_000_000        # how often a Python caller's decision runs the handlers
     INTERRUPTED_SIGNAL = 1      # a signal handler raised: its exception is pending
     INTERRUPTED_CALL = 2        # interrupt() was called
+    DECIDE_ACT = 0              # Searcher._decide's modes: the action played,
+    DECIDE_VALUES = 1           # each legal action's value,
+    DECIDE_ESTIMATES = 2        # each legal action's root visits and mean result
 
 
 #: The agent kinds' names, by kind number (``AGENT_*``).
@@ -102,8 +105,10 @@ cdef class Work:
         self.w.visits = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
         self.w.path = <int32_t *>malloc(MAX_DEPTH * sizeof(int32_t))
         self.w.value = <double *>malloc(MAX_ACTIONS * sizeof(double))
+        self.w.mean = <double *>malloc(MAX_ACTIONS * sizeof(double))
         if (self.w.legal == NULL or self.w.moves == NULL or self.w.untried == NULL
-                or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL):
+                or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL
+                or self.w.mean == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -115,6 +120,7 @@ cdef class Work:
         free(self.w.visits)
         free(self.w.path)
         free(self.w.value)
+        free(self.w.mean)
 
     cdef bint take(self) noexcept:
         # Take it for one call; False if another call has it.
@@ -307,6 +313,8 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     for b in range(1, used):
         if nodes[b].parent == 0:
             w.visits[nodes[b].action] = nodes[b].visits
+            w.mean[nodes[b].action] = (nodes[b].reward / nodes[b].visits
+                                       if nodes[b].visits else 0.0)
     w.iterations = it
 
 
@@ -373,6 +381,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     else:
         for i in range(n):
             w.visits[w.legal[i]] = 0
+            w.mean[w.legal[i]] = 0.0
         _ismcts(k, state, seat, agent, rng, w)
         for i in range(n):
             w.value[i] = w.visits[w.legal[i]]
@@ -527,13 +536,21 @@ cdef class Searcher:
 
     def act(self, state):
         """Return the action the agent plays for ``state``'s seat to act."""
-        return self._decide(state, False)
+        return self._decide(state, DECIDE_ACT)
 
     def values(self, state):
         """Return what the agent weighs each legal action of ``state`` by (``_evaluate``)."""
-        return self._decide(state, True)
+        return self._decide(state, DECIDE_VALUES)
 
-    cdef object _decide(self, object state, bint weigh):
+    def estimates(self, state):
+        """Search (ISMCTS) and return each legal action's root visits and mean result for
+        the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
+        if tree_nodes(&self.agent) == 0:
+            raise ConfigurationError(f"the {self.kind} agent grows no search tree to estimate "
+                                     "from")
+        return self._decide(state, DECIDE_ESTIMATES)
+
+    cdef object _decide(self, object state, int mode):
         cdef EngineState st
         cdef const kernel_t *k
         cdef Work work
@@ -568,7 +585,7 @@ cdef class Searcher:
             w.next_look = boardcore_now_ns() + LOOK_NS
             w.iterations = 0
             with nogil:
-                if weigh:
+                if mode != DECIDE_ACT:
                     n = k.legal(w.scratch, w.legal)
                     _evaluate(k, w.scratch, &self.agent, &rng, w, n)
                 else:
@@ -578,7 +595,9 @@ cdef class Searcher:
             if w.interrupted == INTERRUPTED_CALL:
                 raise KeyboardInterrupt("the search was interrupted")
             self.searched = w.iterations
-            if weigh:
+            if mode == DECIDE_ESTIMATES:
+                return {w.legal[i]: (int(w.value[i]), w.mean[w.legal[i]]) for i in range(n)}
+            if mode == DECIDE_VALUES:
                 return {w.legal[i]: w.value[i] for i in range(n)}
             return action
         finally:

@@ -1,11 +1,13 @@
 """``boardcore play``: one game in the terminal, a person against bots.
 
-The person plays one seat; bots (``random``, ``greedy``, ``flat:N``, ``ismcts:N``) play
-the others, their moves announced and explained.  Each turn shows the position as that
-seat sees it and its legal moves in notation; a bad move is answered with the error and
-the legal moves, and the game goes on.  ``undo`` takes back the person's last move (and
-the bots' replies), ``moves`` lists the legal moves again, ``quit`` ends the game.  It
-reads from any stream, so a script can play a whole game through a pipe.
+The person plays one seat; bots (``random``, ``greedy``, ``flat:N``, ``ismcts:N``,
+``level:N``) play the others, their moves announced and explained; with hints, each of
+the person's turns also shows the strongest level's three best moves and their values.
+Each turn shows the position as that seat sees it and its legal moves in notation; a bad
+move is answered with the error and the legal moves, and the game goes on.  ``undo``
+takes back the person's last move (and the bots' replies), ``moves`` lists the legal
+moves again, ``quit`` ends the game.  It reads from any stream, so a script can play a
+whole game through a pipe.
 """
 
 from __future__ import annotations
@@ -15,21 +17,39 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from boardcore._engine._random import STREAM_PLAY_SEAT, derive_seed
-from boardcore.agents import agent_from_string
+from boardcore.agents import LevelAgent, agent_from_string
 from boardcore.errors import BoardcoreError, ConfigurationError, IllegalActionError
 from boardcore.records import record
 
 if TYPE_CHECKING:
     from boardcore._registry import AnyGame
 
-__all__ = ["play"]
+__all__ = ["hint", "play"]
 
 COMMANDS = "commands: a move in notation, 'moves', 'undo', 'quit'"
+#: The level whose search gives the hints: the strongest.
+HINT_LEVEL = 5
+
+
+def hint(state: Any, adviser: LevelAgent, count: int = 3) -> str:
+    """The ``count`` moves ``adviser``'s search likes best for the seat to act, in words.
+
+    Each move with its estimated value for that seat (its mean result in the search: 1 a
+    win, 0 a loss) and its share of the search's visits, the most visited first.
+    """
+    found = adviser.estimates(state)
+    total = sum(visits for visits, _ in found.values()) or 1
+    best = sorted(found, key=lambda a: (-found[a][0], a))[:count]
+    return f"hint (level {adviser.level}): " + ", ".join(
+        f"{state.action_to_str(a)} value {found[a][1]:.2f} ({found[a][0] / total:.0%} of visits)"
+        for a in best)
 
 
 def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: TextIO,
-         stdout: TextIO, save: str | None = None) -> int:
+         stdout: TextIO, save: str | None = None, hints: bool = False) -> int:
     """Play one game, ``seat`` read from ``stdin``; return how many moves the person made.
+
+    With ``hints``, each of the person's turns shows level 5's three best moves (``hint``).
 
     Raises:
         ConfigurationError: ``seat`` is not a seat of the game, or a bot name is unknown.
@@ -45,6 +65,7 @@ def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: Tex
         for i, p in enumerate(others)
     }
     labels = {p: names[i % len(names)] for i, p in enumerate(others)}
+    adviser = LevelAgent(HINT_LEVEL, seed=derive_seed(seed, STREAM_PLAY_SEAT, seat))
     state = game.new_state(seed)
     say = stdout.write
     say(f"{game.name}, {n} players, seed {seed}: you are seat {seat}; "
@@ -62,6 +83,8 @@ def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: Tex
         say("\n" + state.text(perspective=seat) + "\n")
         say("your moves: " + ", ".join(state.action_to_str(a) for a in state.legal_actions())
             + "\n")
+        if hints:
+            say(hint(state, adviser) + "\n")
         while True:
             say("your move> ")
             stdout.flush()

@@ -1,4 +1,4 @@
-"""Agents that play any boardcore game: random, greedy, flat Monte Carlo and IS-MCTS.
+"""Agents that play any boardcore game: random, greedy, flat Monte Carlo, IS-MCTS, levels.
 
 Each agent is a handle on one compiled agent (``boardcore._engine._search``): the same
 code decides for a ``VectorEnv``'s opponents.  Every agent decides for the seat to act in
@@ -26,8 +26,9 @@ import re
 from typing import TYPE_CHECKING, ClassVar, Protocol, SupportsIndex, runtime_checkable
 
 from boardcore._engine import _search
+from boardcore._engine._state import EngineState
 from boardcore.errors import ConfigurationError
-from boardcore.values import check_seed, quote
+from boardcore.values import check_int, check_seed, quote
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -35,10 +36,12 @@ if TYPE_CHECKING:
     from boardcore._registry import AnyState
 
 __all__ = [
+    "LEVELS",
     "Agent",
     "FlatMonteCarloAgent",
     "GreedyAgent",
     "ISMCTSAgent",
+    "LevelAgent",
     "RandomAgent",
     "agent_from_string",
 ]
@@ -258,17 +261,122 @@ class ISMCTSAgent(_Compiled):
         """Search and return the visit count of every legal action at the root."""
         return {a: int(v) for a, v in self._searcher.values(state).items()}
 
+    def estimates(self, state: AnyState) -> dict[int, tuple[int, float]]:
+        """Search and return every legal action's root visits and mean result.
+
+        The mean result is the search's estimate of the action's value for the seat to
+        act (1 a sole win, 1/k a shared win, 0 a loss; 0 for an action never visited).
+        """
+        return self._searcher.estimates(state)
+
     def __repr__(self) -> str:
         limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
         return (f"ISMCTSAgent(iterations={self.iterations}{limit}, "
                 f"exploration={self.exploration}, seed={self.seed})")
 
 
-AnyAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
+CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
+
+#: The agents of the difficulty levels 1..5 (``level:N``), per game: chosen from each
+#: game's ladder in docs/agents.md so that neighbouring levels are about 150-250 Elo
+#: apart where the game's scale allows (Rummikub Junior's luck packs its whole ladder
+#: into 480 Elo), level 1 a search so small that it blunders where a person sees it,
+#: level 5 the strongest agent of the ladder.
+LEVELS: dict[str, tuple[str, str, str, str, str]] = {
+    "just4fun": ("ismcts:30", "ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:10000"),
+    "three_or_more": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000", "ismcts:10000"),
+    "fool": ("ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:3000", "ismcts:10000"),
+    "rummikub_junior": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000",
+                        "ismcts:10000"),
+}
+
+
+class LevelAgent:
+    """A difficulty level, 1 (a beginner can beat it) to 5 (the strongest agent).
+
+    In each game it plays as the agent ``LEVELS[game][level - 1]`` names, made on the
+    first decision in that game with the level agent's seed, so a level decides exactly
+    as that agent does (from its seat's information only, reproducibly).
+
+    >>> import boardcore
+    >>> state = boardcore.make("three_or_more", players=2).new_state(seed=2)
+    >>> agent = LevelAgent(1, seed=4)
+    >>> agent.act(state) in state.legal_actions()
+    True
+    >>> agent.agent_for("three_or_more")
+    ISMCTSAgent(iterations=10, exploration=0.7, seed=4)
+    """
+
+    kind: ClassVar[str] = "level"
+    forms: ClassVar[tuple[str, ...]] = ("level:LEVEL",)
+    #: The levels, weakest first.
+    LEVELS: ClassVar[range] = range(1, 6)
+
+    def __init__(self, level: SupportsIndex, seed: SupportsIndex | None = None) -> None:
+        n = check_int(level, "level")
+        if n not in self.LEVELS:
+            raise ConfigurationError(f"level must be in 1..5, not {quote(level)}")
+        self.level = n
+        self._seed = check_seed(seed)
+        self._agents: dict[str, CompiledAgent] = {}
+
+    @classmethod
+    def _from_argument(cls, arg: str | None, seed: SupportsIndex | None) -> Self | None:
+        if arg is None or not _COUNT.fullmatch(arg):
+            return None
+        return cls(int(arg), seed=seed)
+
+    @property
+    def seed(self) -> int:
+        """The level's seed (its agent in each game has this seed)."""
+        return self._seed
+
+    def __copy__(self) -> Self:
+        # As a compiled agent's copy: it decides on from where the level is.
+        return copy.deepcopy(self)
+
+    def agent_for(self, game: str) -> CompiledAgent:
+        """Return the agent this level plays ``game`` with (one per game, kept)."""
+        if game not in LEVELS:
+            raise ConfigurationError(f"no levels for {quote(game)}; games: {', '.join(LEVELS)}")
+        if game not in self._agents:
+            agent = agent_from_string(LEVELS[game][self.level - 1], seed=self._seed)
+            assert not isinstance(agent, LevelAgent)
+            self._agents[game] = agent
+        return self._agents[game]
+
+    def _agent(self, state: AnyState) -> CompiledAgent:
+        game = state.game if isinstance(state, EngineState) else None
+        if game is None:        # (a bare EngineState has no game)
+            raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
+        return self.agent_for(game.name)
+
+    def act(self, state: AnyState) -> int:
+        """Return the action the level plays for ``state``'s seat to act."""
+        return self._agent(state).act(state)
+
+    def policy(self, state: AnyState) -> dict[int, float]:
+        """Return the policy of the level's agent for ``state`` (its ``policy``)."""
+        return self._agent(state).policy(state)
+
+    def estimates(self, state: AnyState) -> dict[int, tuple[int, float]]:
+        """Return the ``estimates`` of the level's agent (a search) for ``state``."""
+        agent = self._agent(state)
+        if not isinstance(agent, ISMCTSAgent):
+            raise ConfigurationError(f"level {self.level} plays {quote(agent)}, which has "
+                                     "no estimates")
+        return agent.estimates(state)
+
+    def __repr__(self) -> str:
+        return f"LevelAgent(level={self.level}, seed={self.seed})"
+
+
+AnyAgent = CompiledAgent | LevelAgent
 
 #: The agent classes by the kind ``agent_from_string`` names them by.
 AGENTS: dict[str, type[AnyAgent]] = {
-    cls.kind: cls for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent)
+    cls.kind: cls
+    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, LevelAgent)
 }
 _FORMS = [form for cls in AGENTS.values() for form in cls.forms]
 #: Every name ``agent_from_string`` reads, for messages.
@@ -281,8 +389,9 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     The names, exactly (lower case, no spaces; numbers in ASCII digits, without sign,
     ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
     per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
-    default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``).  The
-    defaults are the agent classes' own, and each class reads its own names.
+    default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``),
+    ``level:N`` (difficulty level ``N``, 1..5: ``LevelAgent``).  The defaults are the
+    agent classes' own, and each class reads its own names.
 
     >>> agent_from_string("ismcts:0.5s", seed=1)
     ISMCTSAgent(iterations=None, time_limit=0.5, exploration=0.7, seed=1)

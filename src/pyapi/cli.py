@@ -130,6 +130,13 @@ def _argument(reader: Callable[[str], object], what: str) -> Callable[[str], obj
     return read
 
 
+def _level(text: str) -> int:
+    level = _integer(text)
+    if not 1 <= level <= 5:
+        raise ValueError(f"a level is 1..5, not {level}")
+    return level
+
+
 def _integer(text: str) -> int:
     if not text.isascii():  # int() would read other scripts' digits: "١" is 1
         raise ValueError(f"{_quote(text)} is not an integer (write it in ASCII digits)")
@@ -286,16 +293,23 @@ def _parser() -> _Parser:
                     "'undo' takes your last move back, 'quit' stops); a bad move is "
                     "answered with the error and the game goes on. Reads any stream, so "
                     "a script can play through a pipe.",
-        epilog="bots: random, greedy, flat:N, ismcts:N or ismcts:Ts. exit codes: 0 ok, "
-               "1 internal error, 2 usage or bad input, 130 interrupted.",
+        epilog="bots: random, greedy, flat:N, ismcts:N, ismcts:Ts or level:N. exit codes: "
+               "0 ok, 1 internal error, 2 usage or bad input, 130 interrupted.",
         allow_abbrev=False,
     )
     _game_and_players(pla, ranges)
     pla.add_argument("--seat", type=_argument(_integer, "seat"), default=0, metavar="S",
                      help="your seat, 0..N-1 (default 0)")
-    pla.add_argument("--bots", default="ismcts:1000", metavar="A,B,...",
-                     help="the bots of the other seats in turn, comma-separated "
-                          "(default ismcts:1000)")
+    bots = pla.add_mutually_exclusive_group()
+    bots.add_argument("--bots", default="ismcts:1000", metavar="A,B,...",
+                      help="the bots of the other seats in turn, comma-separated "
+                           "(default ismcts:1000)")
+    bots.add_argument("--level", type=_argument(_level, "level"), default=None, metavar="N",
+                      help="every other seat plays difficulty level N, 1 (easiest) to 5 "
+                           "(strongest): the same as --bots level:N (default: --bots)")
+    pla.add_argument("--hint", action="store_true",
+                     help="before each of your moves, print level 5's three best moves with "
+                          "their estimated values (default: no hints)")
     pla.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
                      help="the game's seed, 0..2**64-1 (default: drawn at random)")
     pla.add_argument(
@@ -532,7 +546,8 @@ def _play_command(args: argparse.Namespace) -> None:
 
     from boardcore._play import play
 
-    bots = [b.strip() for b in args.bots.split(",")]
+    bots = ([f"level:{args.level}"] if args.level is not None
+            else [b.strip() for b in args.bots.split(",")])
     for name in bots:
         from boardcore.agents import agent_from_string
 
@@ -542,7 +557,7 @@ def _play_command(args: argparse.Namespace) -> None:
     game = make(args.game, players=args.players, **dict(args.option))
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     play(game, seat=args.seat, bots=bots, seed=seed, stdin=sys.stdin, stdout=sys.stdout,
-         save=args.save)
+         save=args.save, hints=args.hint)
 
 
 def _serve_command(args: argparse.Namespace) -> None:

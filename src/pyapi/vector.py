@@ -9,9 +9,10 @@ Two modes:
 * **self-play** (``opponents=None``): the caller acts for whichever seat is to move in
   each game; ``obs`` is that seat's observation and ``rewards`` has one column per seat.
 * **learner against agents** (``opponents="random"``, ``"greedy"``, ``"flat:50"``,
-  ``"ismcts:200"``: the names of ``boardcore.agents.agent_from_string``, with a budget,
-  not a time limit): the caller acts for seat ``seat``; the other seats are played inside
-  the compiled step by the agents' compiled code; ``rewards`` has one value per game.
+  ``"ismcts:200"``, ``"level:3"``: the names of ``boardcore.agents.agent_from_string``,
+  with a budget, not a time limit): the caller acts for seat ``seat``; the other seats
+  are played inside the compiled step by the agents' compiled code; ``rewards`` has one
+  value per game.
 
 Rewards come from the final outcome: 1 for a sole win, ``1/k`` for a win shared by ``k``
 seats, 0 for a loss, 0 before the end.  Autoreset is Gymnasium's next-step mode: a game
@@ -48,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardcore._engine import _search, _vector
-from boardcore.agents import agent_from_string
+from boardcore.agents import LevelAgent, agent_from_string
 from boardcore.errors import ConfigurationError
 from boardcore.values import check_int, check_seed, quote
 
@@ -58,13 +59,17 @@ if TYPE_CHECKING:
 __all__ = ["VectorEnv"]
 
 
-def _opponents(text: str | None) -> _search.Searcher | None:
-    """The compiled agent ``text`` names (``agent_from_string``), ``None`` for self-play."""
+def _opponents(text: str | None, game: str) -> _search.Searcher | None:
+    """The compiled agent ``text`` names, ``None`` for self-play.
+
+    ``text`` is read by ``agent_from_string``; a level is its agent in ``game``.
+    """
     if text is None:
         return None
     if not isinstance(text, str):
         raise TypeError(f"opponents are named by a str such as 'ismcts:200', not {quote(text)}")
-    searcher = agent_from_string(text, seed=0)._searcher
+    agent = agent_from_string(text, seed=0)
+    searcher = (agent.agent_for(game) if isinstance(agent, LevelAgent) else agent)._searcher
     if searcher.time_limit is not None:
         raise ConfigurationError(f"opponents {quote(text)}: a VectorEnv's opponents play a "
                                  "budget, not a time limit (a trajectory must not depend on "
@@ -80,8 +85,9 @@ class VectorEnv:
         num_envs: how many games.
         seed: the seed of every episode of every game (``None`` draws one).
         opponents: ``None`` for self-play, or the agent that plays every seat but
-            ``seat``: ``"random"``, ``"greedy"``, ``"flat:N"``, ``"ismcts:N"`` (named as
-            for ``boardcore.agents.agent_from_string``, with its defaults).
+            ``seat``: ``"random"``, ``"greedy"``, ``"flat:N"``, ``"ismcts:N"``,
+            ``"level:N"`` (named as for ``boardcore.agents.agent_from_string``, with its
+            defaults; a level plays as its agent in ``game``).
         seat: the learner's seat when ``opponents`` is given (a seat of the game).
         threads: threads to step the games with; the results do not depend on it.
         action_mask: write every game's dense action mask at each step
@@ -107,7 +113,7 @@ class VectorEnv:
         n = check_int(num_envs, "num_envs")
         if not 1 <= n <= _vector.MAX_ENVS:
             raise ConfigurationError(f"num_envs must be in 1..{_vector.MAX_ENVS}, not {quote(n)}")
-        searcher = _opponents(opponents)
+        searcher = _opponents(opponents, game.name)
         learner = check_int(seat, "seat")
         if not 0 <= learner < game.num_players:
             raise ConfigurationError(f"seat must be a seat of the game, 0..{game.num_players - 1}"
