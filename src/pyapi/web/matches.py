@@ -60,8 +60,8 @@ MAX_DELAY = 10.0
 UNDO_RULES = ("safe", "any", "off")
 #: Agent names the lobby offers besides the levels (any agent string is accepted).
 AGENTS = ("random", "greedy", "flat:100", "ismcts:1000", "ismcts:0.5s")
-#: The agents that give hints, strongest first: the first one this boardcore knows.
-HINT_AGENTS = ("expert", "ismcts:0.3s")
+#: The agent that gives hints: the strongest level, as ``boardcore play --hint``.
+HINT_AGENT = "level:5"
 #: Candidates a hint lists, and a bot's move shows.
 HINT_SIZE = 3
 CANDIDATES = 5
@@ -112,14 +112,8 @@ def levels() -> list[str]:
 
 
 def hint_agent() -> str:
-    """Return the name of the agent that gives hints: the expert where there is one."""
-    for name in HINT_AGENTS:
-        try:
-            agent_from_string(name, seed=0)
-        except (BoardcoreError, TypeError):
-            continue
-        return name
-    raise AssertionError("no hint agent")      # ismcts:0.3s always exists
+    """Return the name of the agent that gives hints: the strongest level."""
+    return HINT_AGENT
 
 
 #: ``boardcore.make`` for a game named in a request or a stored row (its overloads want
@@ -425,7 +419,7 @@ class Hub:
         self._changed(match)
 
     async def hint(self, match: Match, seat: int) -> dict[str, object]:
-        """Return the hint message: the expert's top three moves for ``seat``, weighed."""
+        """Return the hint message: the hint agent's top three moves for ``seat``, weighed."""
         state = match.state
         if state.current_player != seat:
             raise Refusal("not_your_turn", "a hint is for the seat to act")
