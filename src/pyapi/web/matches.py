@@ -39,7 +39,7 @@ from functools import partial
 from typing import Any, Protocol
 
 import boardcore
-from boardcore.agents import agent_from_string
+from boardcore.agents import LevelAgent, agent_from_string
 from boardcore.app import Advisor, take_back
 from boardcore.errors import BoardcoreError, IllegalActionError, NotationError
 from boardcore.values import options_to_json, quote
@@ -100,15 +100,8 @@ class Client(Protocol):
 
 
 def levels() -> list[str]:
-    """Return the difficulty levels this boardcore knows (``level:1`` ...), weakest first."""
-    found = []
-    for n in range(1, 10):
-        try:
-            agent_from_string(f"level:{n}", seed=0)
-        except (BoardcoreError, TypeError):
-            break
-        found.append(f"level:{n}")
-    return found
+    """Return the difficulty levels (``level:1`` ...), weakest first."""
+    return [f"level:{n}" for n in LevelAgent.LEVELS]
 
 
 def hint_agent() -> str:
