@@ -262,6 +262,13 @@ def test_hints_and_the_bots_candidates(client: TestClient) -> None:
         assert len(hint["candidates"]) == 3 and hint["version"] == 0
         weights = [c["weight"] for c in hint["candidates"]]
         assert weights == sorted(weights, reverse=True) and 0 < sum(weights) <= 1
+        # level:5's search: each move's visits and mean result, as play --hint shows them
+        state = boardcore.make("just4fun", players=2).new_state(seed=2)
+        found = boardcore.agents.agent_from_string("level:5", seed=2).estimates(state)
+        best = sorted(found, key=lambda a: (-found[a][0], a))[:3]
+        assert hint["agent"] == "level:5"
+        assert [(c["action"], c["move"], c["visits"], c["value"]) for c in hint["candidates"]] \
+            == [(a, state.action_to_str(a), *found[a]) for a in best]
     bots = make(client, "fool", ["ismcts:300", "flat:20", "greedy", "random"], seed=1)
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "watch", "match": bots["match"]})

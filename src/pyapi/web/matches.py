@@ -508,12 +508,23 @@ class Hub:
 
 
 def weigh(agent: Any, state: Any) -> list[dict[str, object]]:
-    """Return the hint: ``agent.policy(state)``'s likeliest moves, best first (a worker thread).
+    """Return the hint: the agent's likeliest moves, best first (a worker thread).
 
-    Each: the move in notation, its action and its ``weight``, the policy's probability.
-    Any agent answers ``policy`` (the ``Agent`` protocol), whatever its kind of search.
+    Each: the move in notation, its action and its ``weight``.  A search that gives
+    ``estimates`` (the levels' IS-MCTS) weighs a move by its share of the root visits and
+    adds its ``visits`` and ``value``, the search's mean result for the seat (1 a sole
+    win, 1/k a shared win, 0 a loss); any other agent's weight is its ``policy``.
     """
-    return _weighed(state, agent.policy(state), None)[:HINT_SIZE]
+    estimates = getattr(agent, "estimates", None)
+    if estimates is None:
+        return _weighed(state, agent.policy(state), None)[:HINT_SIZE]
+    found: dict[int, tuple[int, float]] = estimates(state)
+    weighed = _weighed(state, {a: float(v) for a, (v, _) in found.items()}, "visits")
+    for item in weighed[:HINT_SIZE]:
+        action = item["action"]
+        assert isinstance(action, int)
+        item["value"] = found[action][1]
+    return weighed[:HINT_SIZE]
 
 
 def decide(agent: Any, state: Any) -> tuple[int, list[dict[str, object]]]:
