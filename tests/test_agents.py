@@ -443,8 +443,11 @@ def test_methods_called_through_the_class_check_their_self() -> None:
     assert run.returncode == 0 and int(run.stdout) > 40, run
 
 
+# Ctrl-C as in a Python started from a terminal: the default handler, even where this
+# test runs with SIGINT ignored (a shell's background job), which a child inherits.
 SEARCH_FOR_A_DAY = """if True:
-    import sys, boardcore
+    import signal, sys, boardcore
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from boardcore.agents import agent_from_string
     state = boardcore.make("just4fun", players=2).new_state(seed=1)
     agent = agent_from_string(sys.argv[1], seed=1)
