@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from boardcore._engine._random import STREAM_PLAY_SEAT, derive_seed
-from boardcore.agents import LevelAgent, agent_from_string
+from boardcore.agents import HINT_LEVEL, LevelAgent, agent_from_string
 from boardcore.errors import BoardcoreError, ConfigurationError, IllegalActionError
 from boardcore.records import record
 
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 __all__ = ["hint", "play"]
 
 COMMANDS = "commands: a move in notation, 'moves', 'undo', 'quit'"
-#: The level whose search gives the hints: the strongest.
-HINT_LEVEL = 5
 
 
 def hint(state: Any, adviser: LevelAgent, count: int = 3) -> str:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from boardcore._registry import AnyState
 
 __all__ = [
+    "HINT_LEVEL",
     "LEVELS",
     "Agent",
     "FlatMonteCarloAgent",
@@ -289,6 +290,9 @@ LEVELS: dict[str, tuple[str, str, str, str, str]] = {
     "rummikub_junior": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000",
                         "ismcts:10000"),
 }
+#: The level whose search gives hints (``boardcore play --hint``, ``boardcore serve``'s
+#: page): the strongest.
+HINT_LEVEL = 5
 
 
 class LevelAgent:

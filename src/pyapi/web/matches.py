@@ -39,13 +39,13 @@ from functools import partial
 from typing import Any, Protocol
 
 import boardcore
-from boardcore.agents import LevelAgent, agent_from_string
+from boardcore.agents import HINT_LEVEL, LevelAgent, agent_from_string
 from boardcore.app import Advisor, take_back
 from boardcore.errors import BoardcoreError, IllegalActionError, NotationError
 from boardcore.values import options_to_json, quote
 from boardcore.web.store import MatchRow, Store
 
-__all__ = ["AGENTS", "Client", "Hub", "Match", "Refusal", "hint_agent", "levels"]
+__all__ = ["AGENTS", "Client", "Hub", "Match", "Refusal", "levels"]
 
 log = logging.getLogger("boardcore.web")
 
@@ -60,8 +60,8 @@ MAX_DELAY = 10.0
 UNDO_RULES = ("safe", "any", "off")
 #: Agent names the lobby offers besides the levels (any agent string is accepted).
 AGENTS = ("random", "greedy", "flat:100", "ismcts:1000", "ismcts:0.5s")
-#: The agent that gives hints: the strongest level, as ``boardcore play --hint``.
-HINT_AGENT = "level:5"
+#: The agent that gives hints, as ``boardcore play --hint``.
+HINT_AGENT = f"level:{HINT_LEVEL}"
 #: Candidates a hint lists, and a bot's move shows.
 HINT_SIZE = 3
 CANDIDATES = 5
@@ -102,11 +102,6 @@ class Client(Protocol):
 def levels() -> list[str]:
     """Return the difficulty levels (``level:1`` ...), weakest first."""
     return [f"level:{n}" for n in LevelAgent.LEVELS]
-
-
-def hint_agent() -> str:
-    """Return the name of the agent that gives hints: the strongest level."""
-    return HINT_AGENT
 
 
 #: ``boardcore.make`` for a game named in a request or a stored row (its overloads want
@@ -219,7 +214,6 @@ class Hub:
         self.advisor = advisor
         self.matches: dict[str, Match] = {}
         self._tokens: dict[str, tuple[Match, int]] = {}
-        self._hint = hint_agent()
 
     # -- making and loading matches -----------------------------------------------------
 
@@ -421,11 +415,11 @@ class Hub:
         match.hinting = True
         version = match.version
         try:
-            agent = agent_from_string(self._hint, seed=(match.row.seed + version) % 2**64)
+            agent = agent_from_string(HINT_AGENT, seed=(match.row.seed + version) % 2**64)
             weighed = await asyncio.wrap_future(self.advisor.ask(partial(weigh, agent), state))
         finally:
             match.hinting = False
-        return {"type": "hint", "match": match.id, "version": version, "agent": self._hint,
+        return {"type": "hint", "match": match.id, "version": version, "agent": HINT_AGENT,
                 "candidates": weighed}
 
     def _current(self, match: Match, version: object) -> None:
