@@ -23,6 +23,7 @@ from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
     LEVELS,
+    ExpertAgent,
     FlatMonteCarloAgent,
     GreedyAgent,
     ISMCTSAgent,
@@ -39,6 +40,7 @@ AGENTS = [
     lambda seed: GreedyAgent(seed=seed),
     lambda seed: FlatMonteCarloAgent(4, seed=seed),
     lambda seed: ISMCTSAgent(iterations=150, seed=seed),
+    lambda seed: ExpertAgent(iterations=150, seed=seed),
 ]
 
 
@@ -104,8 +106,8 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
         for make_agent in AGENTS[1:]:
             assert make_agent(i).act(state) == make_agent(i).act(other), make_agent(0)
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
-        assert (ISMCTSAgent(200, seed=i).estimates(state)
-                == ISMCTSAgent(200, seed=i).estimates(other))
+        for search in (ISMCTSAgent, ExpertAgent):
+            assert search(200, seed=i).estimates(state) == search(200, seed=i).estimates(other)
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
@@ -252,6 +254,7 @@ def test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards() -> None:
         assert _search.determinize(a, 1, seed=i).to_dict()["setup"] == \
             _search.determinize(b, 1, seed=i).to_dict()["setup"]
     assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
+    assert ExpertAgent(300, seed=2).visits(a) == ExpertAgent(300, seed=2).visits(b)
     for level in LevelAgent.LEVELS:
         assert LevelAgent(level, seed=3).policy(a) == LevelAgent(level, seed=3).policy(b)
 
@@ -375,10 +378,7 @@ def test_agents_pickle_and_copy_with_their_decisions() -> None:
 
 
 def test_a_tiny_time_limit_still_searches() -> None:
-    """However short the time limit, a search runs (at least 32 iterations).
-
-    Setting up the node pool does not count against the time limit.
-    """
+    """However short the time limit, a search runs (at least 32 iterations)."""
     state = boardcore.make("just4fun", players=2).new_state(seed=1)
     agent = ISMCTSAgent(time_limit=1e-9, seed=1)
     visits = agent.visits(state)
@@ -386,6 +386,45 @@ def test_a_tiny_time_limit_still_searches() -> None:
     policy = agent.policy(state)
     assert math.isclose(sum(policy.values()), 1.0)
     assert agent.act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("make", [ISMCTSAgent, ExpertAgent])
+def test_the_clock_starts_when_the_decision_is_asked_for(make: Any) -> None:
+    """A search's deadline is the time of the call plus its time limit, to the nanosecond.
+
+    Getting the node pool ready (clearing up to 32 MiB of chain heads, some milliseconds,
+    more on a first decision that also maps the pool) is spent inside the time limit: a
+    deadline set after it would lie that much past the limit.  Read from the search
+    itself, so the load of the machine cannot fail it.
+    """
+    state = boardcore.make("fool", players=4).new_state(seed=1)
+    agent = make(time_limit=0.01, seed=1)
+    for _ in range(2):      # the first decision maps the pool, the second reuses it
+        agent.act(state)
+        assert agent._searcher.last_clock == pytest.approx(0.01, abs=2e-9)
+    untimed = ISMCTSAgent(100, seed=1)
+    assert untimed._searcher.last_clock is None
+    untimed.act(state)
+    assert untimed._searcher.last_clock is None
+
+
+def test_expert_settings_are_checked_and_kept() -> None:
+    expert = agent_from_string("expert:0.5s", seed=4)
+    assert isinstance(expert, ExpertAgent) and expert.time_limit == 0.5
+    assert agent_from_string("expert:300").iterations == 300
+    assert repr(ExpertAgent(seed=2)) == (
+        f"ExpertAgent(iterations=1000, exploration={expert.exploration}, "
+        f"epsilon={expert.epsilon}, seed=2)")
+    with pytest.raises(ConfigurationError, match="epsilon must be in 0..1"):
+        ExpertAgent(epsilon=1.5)
+    with pytest.raises(TypeError, match="epsilon must be a number"):
+        ExpertAgent(epsilon="0.1")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="takes no epsilon"):
+        _search.Searcher("ismcts", 10, None, 0.7, 1, epsilon=0.1)
+    state = boardcore.make("just4fun", players=2).new_state(seed=3)
+    copy = pickle.loads(pickle.dumps(expert))
+    assert copy.epsilon == expert.epsilon and copy.exploration == expert.exploration
+    assert ExpertAgent(200, seed=1).act(state) == ExpertAgent(200, seed=1).act(state)
 
 
 def test_a_search_runs_in_a_64_kib_thread_stack() -> None:

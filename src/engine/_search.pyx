@@ -26,10 +26,10 @@ cimport cython
 from libc.math cimport INFINITY, isfinite, log, sqrt
 from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport STREAM_DECISION, derive_seed, rng_bounded, rng_seed, rng_t
+from _rng cimport STREAM_DECISION, derive_seed, rng_bounded, rng_next, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineState
 
@@ -78,14 +78,15 @@ cdef enum:
 
 
 #: The agent kinds' names, by kind number (``AGENT_*``).
-KINDS = ("random", "greedy", "flat", "ismcts")
+KINDS = ("random", "greedy", "flat", "ismcts", "expert")
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
 #: Nodes a search may grow to (32 MiB): a time limit alone, or more iterations.
 MAX_NODES = POOL_NODES
 #: The budgets' names and ranges, by kind: play-outs per action, iterations.
 BUDGETS = {AGENT_FLAT: ("rollouts", 1, 10_000_000),
-           AGENT_ISMCTS: ("iterations", 1, 100_000_000)}
+           AGENT_ISMCTS: ("iterations", 1, 100_000_000),
+           AGENT_EXPERT: ("iterations", 1, 100_000_000)}
 #: The longest time limit, in seconds, and the largest UCB constant.
 MAX_SECONDS = 86400
 MAX_EXPLORATION = 100
@@ -106,9 +107,14 @@ cdef class Work:
         self.w.path = <int32_t *>malloc(MAX_DEPTH * sizeof(int32_t))
         self.w.value = <double *>malloc(MAX_ACTIONS * sizeof(double))
         self.w.mean = <double *>malloc(MAX_ACTIONS * sizeof(double))
+        self.w.mast_sum = <double *>malloc(MAX_ACTIONS * sizeof(double))
+        self.w.mast_n = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
+        self.w.trace = <uint16_t *>malloc(MAX_TRACE * sizeof(uint16_t))
+        self.w.trace_mover = <int8_t *>malloc(MAX_TRACE * sizeof(int8_t))
         if (self.w.legal == NULL or self.w.moves == NULL or self.w.untried == NULL
                 or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL
-                or self.w.mean == NULL):
+                or self.w.mean == NULL or self.w.mast_sum == NULL or self.w.mast_n == NULL
+                or self.w.trace == NULL or self.w.trace_mover == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -121,6 +127,10 @@ cdef class Work:
         free(self.w.path)
         free(self.w.value)
         free(self.w.mean)
+        free(self.w.mast_sum)
+        free(self.w.mast_n)
+        free(self.w.trace)
+        free(self.w.trace_mover)
 
     cdef bint take(self) noexcept:
         # Take it for one call; False if another call has it.
@@ -162,7 +172,7 @@ cdef class Work:
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil:
     """The nodes a decision of ``agent`` may grow its tree to (0: it needs no tree)."""
-    if agent.kind != AGENT_ISMCTS:
+    if agent.kind != AGENT_ISMCTS and agent.kind != AGENT_EXPERT:
         return 0
     if agent.budget == 0 or agent.budget >= POOL_NODES:
         return POOL_NODES
@@ -220,6 +230,82 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     return i
 
 
+cdef inline uint64_t _below(double p) noexcept nogil:
+    # The 64-bit draws below this come with probability ``p`` (0 <= p < 1; 1 is tested
+    # apart, since 2**64 is no uint64).
+    return <uint64_t>(p * 18446744073709551616.0) if p < 1.0 else 0
+
+
+cdef inline double _average(const work_t *w, uint16_t action) noexcept nogil:
+    # An action's move average (MAST): its movers' mean result over every iteration of
+    # this search that played it; 1 (a win) for one never played, so that each is tried.
+    return w.mast_sum[action] / w.mast_n[action] if w.mast_n[action] else 1.0
+
+
+cdef Py_ssize_t _mast_play_out(const kernel_t *k, void *s, double epsilon, int samples,
+                               rng_t *rng, work_t *w, Py_ssize_t t) noexcept nogil:
+    # The expert's play-out: each move, with probability ``epsilon`` the random player's,
+    # otherwise the legal action of the best move average (ties at random).  The moves
+    # are written to the trace from ``t`` on (as far as it holds them); return its length.
+    cdef uint16_t *legal = w.moves
+    cdef uint64_t random_below = _below(epsilon)
+    cdef int n, i, a, mover, ties
+    cdef double q, top
+    while True:
+        mover = k.current(s)
+        if mover < 0:
+            return t
+        if epsilon >= 1.0 or rng_next(rng) < random_below:
+            a = k.random_action(s, rng)
+        elif samples > 0:
+            # The best of ``samples`` random player's draws: a softer choice than the
+            # best of all, at the cost of a few draws.
+            a = k.random_action(s, rng)
+            top = _average(w, <uint16_t>a)
+            for i in range(1, samples):
+                n = k.random_action(s, rng)
+                q = _average(w, <uint16_t>n)
+                if q > top:
+                    top = q
+                    a = n
+        else:
+            n = k.legal(s, legal)
+            a = legal[0]
+            top = _average(w, legal[0])
+            ties = 1
+            for i in range(1, n):
+                q = _average(w, legal[i])
+                if q > top:
+                    top = q
+                    a = legal[i]
+                    ties = 1
+                elif q == top:
+                    ties += 1
+                    if rng_bounded(rng, <uint32_t>ties) == 0:
+                        a = legal[i]
+        if t < MAX_TRACE:
+            w.trace[t] = <uint16_t>a
+            w.trace_mover[t] = <int8_t>mover
+            t += 1
+        k.apply(s, a)
+
+
+cdef void _heuristic_play_out(const kernel_t *k, void *s, double epsilon,
+                              rng_t *rng) noexcept nogil:
+    # The expert's play-out in a game with a play-out player (the kernel's ``heuristic``):
+    # each move, with probability ``epsilon`` the random player's, else that player's.
+    cdef uint64_t random_below = _below(epsilon)
+    cdef int a
+    while True:
+        if epsilon >= 1.0 or (epsilon > 0 and rng_next(rng) < random_below):
+            a = k.random_action(s, rng)
+        else:
+            a = k.heuristic(s, rng)
+        if a < 0:
+            return
+        k.apply(s, a)
+
+
 cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
                   rng_t *rng, work_t *w) noexcept nogil:
     """Search; count the root children's visits into ``w.visits`` (by action)."""
@@ -235,9 +321,20 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     # at one node per chain on average, and only these chain heads need clearing (the
     # root's node always exists).
     cdef Py_ssize_t chains = max(1, min(cap, iterations + 1))
+    cdef Py_ssize_t t
     cdef int32_t node, child, best, fresh
     cdef int n, i, u, depth, mover
     cdef double c = agent.exploration, score, best_score
+    cdef bint expert = agent.kind == AGENT_EXPERT
+    # The clock starts when the decision was asked for (``w.called``; now if no caller
+    # set it): clearing the pool below, up to 32 MiB, is part of the time spent.  It is
+    # first read after 32 iterations.
+    if agent.time_limit > 0:
+        w.deadline = ((w.called if w.called else boardcore_now_ns())
+                      + <long long>(agent.time_limit * 1e9))
+    if expert:
+        memset(w.mast_sum, 0, MAX_ACTIONS * sizeof(double))
+        memset(w.mast_n, 0, MAX_ACTIONS * sizeof(uint32_t))
     for b in range(chains):
         nodes[b].bucket = -1
     nodes[0].parent = -1
@@ -247,9 +344,6 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     nodes[0].reward = 0.0
     nodes[0].action = 0
     nodes[0].mover = -1
-    # The clock starts once the pool is ready; it is first read after 32 iterations.
-    if agent.time_limit > 0:
-        w.deadline = boardcore_now_ns() + <long long>(agent.time_limit * 1e9)
     while it < iterations:
         if (it & 31) == 0 and it > 0 and _stop(w):
             break
@@ -302,13 +396,26 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
             node = best
             path[depth] = node
             depth += 1
-        k.play_out(buf, rng, NULL)
-        results(k, buf, r)
+        if not expert or (agent.samples < 0 and (k.heuristic == NULL or not agent.heuristic)):
+            k.play_out(buf, rng, NULL)
+            results(k, buf, r)
+        elif k.heuristic != NULL and agent.heuristic:
+            _heuristic_play_out(k, buf, agent.epsilon, rng)
+            results(k, buf, r)
+        else:
+            t = _mast_play_out(k, buf, agent.epsilon, agent.samples, rng, w, 0)
+            results(k, buf, r)
+            for i in range(t):
+                w.mast_sum[w.trace[i]] += r[w.trace_mover[i]]
+                w.mast_n[w.trace[i]] += 1
         for i in range(depth):
             node = path[i]
             nodes[node].visits += 1
             if nodes[node].mover >= 0:
                 nodes[node].reward += r[nodes[node].mover]
+                if expert:
+                    w.mast_sum[nodes[node].action] += r[nodes[node].mover]
+                    w.mast_n[nodes[node].action] += 1
         it += 1
     for b in range(1, used):
         if nodes[b].parent == 0:
@@ -464,7 +571,8 @@ cdef class Searcher:
     (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
     """
 
-    def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
+    def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0,
+                  epsilon=None, samples=0, heuristic=True):
         # Set once (__cinit__): a decision running without the GIL reads these.
         cdef int i
         if not isinstance(kind, str) or kind not in KINDS:
@@ -472,15 +580,21 @@ cdef class Searcher:
         i = KINDS.index(kind)
         if i in BUDGETS:
             name, low, high = BUDGETS[i]
-            if budget is not None or i != AGENT_ISMCTS or time_limit is None:
+            if budget is not None or i < AGENT_ISMCTS or time_limit is None:
                 budget = check_int(budget, name)
                 if not low <= budget <= high:
                     raise ConfigurationError(f"{name} must be in {low}..{high}, not "
                                              f"{quote(budget)}")
         elif budget is not None:
             raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
-        if time_limit is not None and i != AGENT_ISMCTS:
+        if time_limit is not None and i < AGENT_ISMCTS:
             raise ConfigurationError(f"the {kind} agent takes no time limit")
+        if (epsilon is None) != (i != AGENT_EXPERT):
+            raise ConfigurationError(f"the {kind} agent takes no epsilon" if i != AGENT_EXPERT
+                                     else "the expert agent needs an epsilon")
+        self.agent.epsilon = 0.0 if epsilon is None else _number(epsilon, "epsilon", 1, False)
+        self.agent.samples = check_int(samples, "samples")
+        self.agent.heuristic = bool(heuristic)
         self.agent.time_limit = (0.0 if time_limit is None
                                  else _number(time_limit, "time_limit", MAX_SECONDS, True))
         self.agent.exploration = _number(exploration, "exploration", MAX_EXPLORATION, False)
@@ -492,11 +606,13 @@ cdef class Searcher:
         self.agent.budget = 0 if budget is None else budget
         self.seed = seed
         self.made = decisions
+        self.clock = -1
         self.work = Work()
 
     def __reduce__(self):
         return (Searcher, (self.kind, self.budget, self.time_limit, self.agent.exploration,
-                           self.seed, self.decisions))
+                           self.seed, self.decisions, self.epsilon, self.agent.samples,
+                           self.agent.heuristic))
 
     @property
     def kind(self):
@@ -519,6 +635,11 @@ cdef class Searcher:
         return self.agent.exploration
 
     @property
+    def epsilon(self):
+        """The expert's share of random moves in its play-outs (``None``: other kinds)."""
+        return self.agent.epsilon if self.agent.kind == AGENT_EXPERT else None
+
+    @property
     def decisions(self):
         """Decisions made so far."""
         with cython.critical_section(self):
@@ -528,6 +649,12 @@ cdef class Searcher:
     def last_iterations(self):
         """Iterations the last ISMCTS search ran."""
         return self.searched
+
+    @property
+    def last_clock(self):
+        """Seconds from the call of the last decision to its search's deadline (``None``:
+        it had none): the time limit itself, as the clock starts when the call begins."""
+        return self.clock / 1e9 if self.clock >= 0 else None
 
     @property
     def capacity(self):
@@ -558,6 +685,7 @@ cdef class Searcher:
         cdef rng_t rng
         cdef uint64_t index
         cdef int i, n = 0, action = -1
+        cdef long long called = boardcore_now_ns()
         if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
             raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
         st = <EngineState>state
@@ -584,6 +712,8 @@ cdef class Searcher:
             w.generation = boardcore_interrupts
             w.next_look = boardcore_now_ns() + LOOK_NS
             w.iterations = 0
+            w.called = called
+            w.deadline = 0
             with nogil:
                 if mode != DECIDE_ACT:
                     n = k.legal(w.scratch, w.legal)
@@ -595,6 +725,7 @@ cdef class Searcher:
             if w.interrupted == INTERRUPTED_CALL:
                 raise KeyboardInterrupt("the search was interrupted")
             self.searched = w.iterations
+            self.clock = w.deadline - called if w.deadline else -1
             if mode == DECIDE_ESTIMATES:
                 return {w.legal[i]: (int(w.value[i]), w.mean[w.legal[i]]) for i in range(n)}
             if mode == DECIDE_VALUES:

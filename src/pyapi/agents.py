@@ -39,6 +39,7 @@ __all__ = [
     "HINT_LEVEL",
     "LEVELS",
     "Agent",
+    "ExpertAgent",
     "FlatMonteCarloAgent",
     "GreedyAgent",
     "ISMCTSAgent",
@@ -85,9 +86,11 @@ class _Compiled:
     forms: ClassVar[tuple[str, ...]]
 
     def __init__(self, seed: SupportsIndex | None, budget: SupportsIndex | None = None,
-                 time_limit: float | None = None, exploration: float = 0.0) -> None:
+                 time_limit: float | None = None, exploration: float = 0.0,
+                 epsilon: float | None = None, samples: int = 0, heuristic: bool = True) -> None:
         self._searcher = _search.Searcher(self.kind, budget, time_limit, exploration,
-                                          check_seed(seed))
+                                          check_seed(seed), epsilon=epsilon, samples=samples,
+                                          heuristic=heuristic)
 
     @property
     def seed(self) -> int:
@@ -276,7 +279,59 @@ class ISMCTSAgent(_Compiled):
                 f"exploration={self.exploration}, seed={self.seed})")
 
 
-CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
+class ExpertAgent(ISMCTSAgent):
+    """IS-MCTS whose play-outs follow the search's move averages (MAST), in compiled code.
+
+    The tree search is ``ISMCTSAgent``'s; each play-out move is, with probability
+    ``epsilon``, the random player's, otherwise the legal action whose plays so far in
+    this search (in the tree and in play-outs) gave their movers the best mean result
+    (one never played counts as a win, ties at random).  The averages start afresh at
+    every decision and are learnt from the search's own determinizations, so they use
+    only what the seat to act may see.
+
+    Args:
+        iterations: search iterations per decision (default 1,000 without a time limit).
+        time_limit: seconds per decision.
+        exploration: the UCB constant.
+        epsilon: the share of random moves in the play-outs, 0..1.
+        seed: the agent's seed (``None`` draws one).
+
+    >>> import boardcore
+    >>> state = boardcore.make("fool", players=4).new_state(seed=2)
+    >>> ExpertAgent(iterations=300, seed=1).act(state) in state.legal_actions()
+    True
+    """
+
+    kind = "expert"
+    forms = ("expert", "expert:ITERATIONS", "expert:SECONDSs")
+
+    def __init__(
+        self,
+        iterations: SupportsIndex | None = None,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+        epsilon: float = 0.2,
+        samples: int = 0,
+        heuristic: bool = True,
+        seed: SupportsIndex | None = None,
+    ) -> None:
+        if iterations is None and time_limit is None:
+            iterations = 1000
+        _Compiled.__init__(self, seed, iterations, time_limit, exploration, epsilon, samples,
+                           heuristic)
+
+    @property
+    def epsilon(self) -> float:
+        """The share of random moves in the play-outs."""
+        return float(self._searcher.epsilon)
+
+    def __repr__(self) -> str:
+        limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
+        return (f"ExpertAgent(iterations={self.iterations}{limit}, "
+                f"exploration={self.exploration}, epsilon={self.epsilon}, seed={self.seed})")
+
+
+CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent | ExpertAgent
 
 #: The agents of the difficulty levels 1..5 (``level:N``), per game: chosen from each
 #: game's ladder in docs/agents.md so that neighbouring levels are about 150-250 Elo
@@ -380,7 +435,8 @@ AnyAgent = CompiledAgent | LevelAgent
 #: The agent classes by the kind ``agent_from_string`` names them by.
 AGENTS: dict[str, type[AnyAgent]] = {
     cls.kind: cls
-    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, LevelAgent)
+    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, ExpertAgent,
+                LevelAgent)
 }
 _FORMS = [form for cls in AGENTS.values() for form in cls.forms]
 #: Every name ``agent_from_string`` reads, for messages.
