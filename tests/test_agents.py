@@ -408,23 +408,32 @@ def test_the_clock_starts_when_the_decision_is_asked_for(make: Any) -> None:
     assert untimed._searcher.last_clock is None
 
 
-def test_expert_settings_are_checked_and_kept() -> None:
+def test_expert_names_settings_and_copies() -> None:
     expert = agent_from_string("expert:0.5s", seed=4)
     assert isinstance(expert, ExpertAgent) and expert.time_limit == 0.5
     assert agent_from_string("expert:300").iterations == 300
-    assert repr(ExpertAgent(seed=2)) == (
-        f"ExpertAgent(iterations=1000, exploration={expert.exploration}, "
-        f"epsilon={expert.epsilon}, seed=2)")
-    with pytest.raises(ConfigurationError, match="epsilon must be in 0..1"):
-        ExpertAgent(epsilon=1.5)
-    with pytest.raises(TypeError, match="epsilon must be a number"):
-        ExpertAgent(epsilon="0.1")  # type: ignore[arg-type]
-    with pytest.raises(ConfigurationError, match="takes no epsilon"):
-        _search.Searcher("ismcts", 10, None, 0.7, 1, epsilon=0.1)
-    state = boardcore.make("just4fun", players=2).new_state(seed=3)
+    assert repr(ExpertAgent(seed=2)) == "ExpertAgent(iterations=1000, exploration=0.35, seed=2)"
+    for bad in ("expert:", "expert:0", "expert:1e3", "Expert", "expert:.5s"):
+        with pytest.raises(ConfigurationError):
+            agent_from_string(bad)
+    with pytest.raises(ConfigurationError, match="exploration must be in"):
+        ExpertAgent(exploration=-1)
     copy = pickle.loads(pickle.dumps(expert))
-    assert copy.epsilon == expert.epsilon and copy.exploration == expert.exploration
-    assert ExpertAgent(200, seed=1).act(state) == ExpertAgent(200, seed=1).act(state)
+    assert repr(copy) == repr(expert) and copy._searcher.kind == "expert"
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_the_expert_plays_out_with_its_game_heuristic_where_there_is_one(name: str) -> None:
+    """The expert plays out with the game's heuristic player where the engine has one.
+
+    That is Just4Fun; elsewhere its search is IS-MCTS's with the UCB constant 0.35, the
+    very same decision for decision.
+    """
+    guided = name == "just4fun"
+    for i, state in enumerate(positions(name, 3)):
+        expert = ExpertAgent(300, seed=i).estimates(state)
+        plain = ISMCTSAgent(300, exploration=0.35, seed=i).estimates(state)
+        assert (expert != plain) == guided, i
 
 
 def test_a_search_runs_in_a_64_kib_thread_stack() -> None:

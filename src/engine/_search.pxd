@@ -27,18 +27,14 @@ cdef enum:
     AGENT_GREEDY = 1            # the largest immediate gain in score, ties at random
     AGENT_FLAT = 2              # flat Monte Carlo: the best mean result of its play-outs
     AGENT_ISMCTS = 3            # information-set MCTS: the most visited root child
-    AGENT_EXPERT = 4            # IS-MCTS whose play-outs follow move averages (MAST)
+    AGENT_EXPERT = 4            # IS-MCTS playing out with the game's heuristic player
     N_KINDS = 5
-    MAX_TRACE = 16384           # moves of one iteration the expert's averages learn from
 
 ctypedef struct agent_t:
     int kind                    # AGENT_*
     Py_ssize_t budget           # play-outs per action (flat), iterations (ISMCTS; 0: none)
     double time_limit           # seconds per decision (ISMCTS; 0: none)
     double exploration          # ISMCTS's UCB constant
-    double epsilon              # the expert's play-outs: the share of random moves
-    int samples                 # and the draws of the best of (0: all legal actions)
-    bint heuristic              # play out with the kernel's heuristic where it has one
 
 # Everything a decision works in besides the position it decides for, allocated once
 # by its owner (a ``Work``) and reused: nothing large lives on the thread's stack, so a
@@ -55,10 +51,6 @@ ctypedef struct work_t:
     int32_t *path               # MAX_DEPTH: the nodes of one descent
     double *value               # MAX_ACTIONS: each legal action's value (what act weighs)
     double *mean                # MAX_ACTIONS: the root children's mean results, by action
-    double *mast_sum            # MAX_ACTIONS: the expert's summed results of its movers,
-    uint32_t *mast_n            # and its plays, by action (move averages, MAST)
-    uint16_t *trace             # MAX_TRACE: the actions of one iteration, and
-    int8_t *trace_mover         # the seats that played them
     bint watch                  # look for signals and interrupts (a Python caller's)
     int interrupted             # a look found one (INTERRUPTED_*): the decision is void
     long long called            # the monotonic clock (ns) when the decision was asked for

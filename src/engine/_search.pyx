@@ -1,9 +1,11 @@
 # The agents, written once over the kernel table: every game at once.
 #
-# Four kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo and
-# information-set MCTS.  ``evaluate`` weighs every legal action as a kind does and
-# ``choose`` picks the action it plays; the Python agents (``Searcher``) and the
-# vectorised environments' opponents (``_vector.pyx``) both decide through them.
+# Five kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo,
+# information-set MCTS and the expert (IS-MCTS playing out with the game's heuristic
+# player, the kernel's ``heuristic`` slot, where the game has one).  ``evaluate`` weighs
+# every legal action as a kind does and ``choose`` picks the action it plays; the Python
+# agents (``Searcher``) and the vectorised environments' opponents (``_vector.pyx``) both
+# decide through them.
 #
 # Every kind but the random player decides for the seat to act from that seat's
 # information only: each sample of the position is a determinization (the kernel's
@@ -14,8 +16,9 @@
 # Information-set MCTS (single observer; Cowling, Powley & Whitehouse 2012): each
 # iteration determinizes the root, descends the one tree over the actions legal in that
 # determinization -- UCB with availability counts, ``r/v + c*sqrt(ln(a)/v)`` -- expands one
-# untried action, plays out with the game's compiled random play-out and backs up every
-# seat's result (``results``) into the nodes whose move that seat made.  Nodes live in
+# untried action, plays out with the game's compiled random play-out (the expert: with
+# the heuristic player, where the game has one) and backs up every seat's result
+# (``results``) into the nodes whose move that seat made.  Nodes live in
 # one preallocated array (``node_t``, 32 bytes) that the caller keeps between moves.
 #
 # A decision runs without the GIL on private memory (a ``Work``).  A Python caller's
@@ -26,10 +29,10 @@ cimport cython
 from libc.math cimport INFINITY, isfinite, log, sqrt
 from libc.stdint cimport INT64_MIN, int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
-from _rng cimport STREAM_DECISION, derive_seed, rng_bounded, rng_next, rng_seed, rng_t
+from _rng cimport STREAM_DECISION, derive_seed, rng_bounded, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineState
 
@@ -107,14 +110,9 @@ cdef class Work:
         self.w.path = <int32_t *>malloc(MAX_DEPTH * sizeof(int32_t))
         self.w.value = <double *>malloc(MAX_ACTIONS * sizeof(double))
         self.w.mean = <double *>malloc(MAX_ACTIONS * sizeof(double))
-        self.w.mast_sum = <double *>malloc(MAX_ACTIONS * sizeof(double))
-        self.w.mast_n = <uint32_t *>malloc(MAX_ACTIONS * sizeof(uint32_t))
-        self.w.trace = <uint16_t *>malloc(MAX_TRACE * sizeof(uint16_t))
-        self.w.trace_mover = <int8_t *>malloc(MAX_TRACE * sizeof(int8_t))
         if (self.w.legal == NULL or self.w.moves == NULL or self.w.untried == NULL
                 or self.w.visits == NULL or self.w.path == NULL or self.w.value == NULL
-                or self.w.mean == NULL or self.w.mast_sum == NULL or self.w.mast_n == NULL
-                or self.w.trace == NULL or self.w.trace_mover == NULL):
+                or self.w.mean == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -127,10 +125,6 @@ cdef class Work:
         free(self.w.path)
         free(self.w.value)
         free(self.w.mean)
-        free(self.w.mast_sum)
-        free(self.w.mast_n)
-        free(self.w.trace)
-        free(self.w.trace_mover)
 
     cdef bint take(self) noexcept:
         # Take it for one call; False if another call has it.
@@ -230,80 +224,13 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     return i
 
 
-cdef inline uint64_t _below(double p) noexcept nogil:
-    # The 64-bit draws below this come with probability ``p`` (0 <= p < 1; 1 is tested
-    # apart, since 2**64 is no uint64).
-    return <uint64_t>(p * 18446744073709551616.0) if p < 1.0 else 0
-
-
-cdef inline double _average(const work_t *w, uint16_t action) noexcept nogil:
-    # An action's move average (MAST): its movers' mean result over every iteration of
-    # this search that played it; 1 (a win) for one never played, so that each is tried.
-    return w.mast_sum[action] / w.mast_n[action] if w.mast_n[action] else 1.0
-
-
-cdef Py_ssize_t _mast_play_out(const kernel_t *k, void *s, double epsilon, int samples,
-                               rng_t *rng, work_t *w, Py_ssize_t t) noexcept nogil:
-    # The expert's play-out: each move, with probability ``epsilon`` the random player's,
-    # otherwise the legal action of the best move average (ties at random).  The moves
-    # are written to the trace from ``t`` on (as far as it holds them); return its length.
-    cdef uint16_t *legal = w.moves
-    cdef uint64_t random_below = _below(epsilon)
-    cdef int n, i, a, mover, ties
-    cdef double q, top
-    while True:
-        mover = k.current(s)
-        if mover < 0:
-            return t
-        if epsilon >= 1.0 or rng_next(rng) < random_below:
-            a = k.random_action(s, rng)
-        elif samples > 0:
-            # The best of ``samples`` random player's draws: a softer choice than the
-            # best of all, at the cost of a few draws.
-            a = k.random_action(s, rng)
-            top = _average(w, <uint16_t>a)
-            for i in range(1, samples):
-                n = k.random_action(s, rng)
-                q = _average(w, <uint16_t>n)
-                if q > top:
-                    top = q
-                    a = n
-        else:
-            n = k.legal(s, legal)
-            a = legal[0]
-            top = _average(w, legal[0])
-            ties = 1
-            for i in range(1, n):
-                q = _average(w, legal[i])
-                if q > top:
-                    top = q
-                    a = legal[i]
-                    ties = 1
-                elif q == top:
-                    ties += 1
-                    if rng_bounded(rng, <uint32_t>ties) == 0:
-                        a = legal[i]
-        if t < MAX_TRACE:
-            w.trace[t] = <uint16_t>a
-            w.trace_mover[t] = <int8_t>mover
-            t += 1
+cdef void _heuristic_play_out(const kernel_t *k, void *s, rng_t *rng) noexcept nogil:
+    # The expert's play-out: the game's heuristic player (the kernel's ``heuristic``)
+    # for every seat, to the end.
+    cdef int a = k.heuristic(s, rng)
+    while a >= 0:
         k.apply(s, a)
-
-
-cdef void _heuristic_play_out(const kernel_t *k, void *s, double epsilon,
-                              rng_t *rng) noexcept nogil:
-    # The expert's play-out in a game with a play-out player (the kernel's ``heuristic``):
-    # each move, with probability ``epsilon`` the random player's, else that player's.
-    cdef uint64_t random_below = _below(epsilon)
-    cdef int a
-    while True:
-        if epsilon >= 1.0 or (epsilon > 0 and rng_next(rng) < random_below):
-            a = k.random_action(s, rng)
-        else:
-            a = k.heuristic(s, rng)
-        if a < 0:
-            return
-        k.apply(s, a)
+        a = k.heuristic(s, rng)
 
 
 cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
@@ -321,20 +248,16 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     # at one node per chain on average, and only these chain heads need clearing (the
     # root's node always exists).
     cdef Py_ssize_t chains = max(1, min(cap, iterations + 1))
-    cdef Py_ssize_t t
     cdef int32_t node, child, best, fresh
     cdef int n, i, u, depth, mover
     cdef double c = agent.exploration, score, best_score
-    cdef bint expert = agent.kind == AGENT_EXPERT
+    cdef bint guided = agent.kind == AGENT_EXPERT and k.heuristic != NULL
     # The clock starts when the decision was asked for (``w.called``; now if no caller
     # set it): clearing the pool below, up to 32 MiB, is part of the time spent.  It is
     # first read after 32 iterations.
     if agent.time_limit > 0:
         w.deadline = ((w.called if w.called else boardcore_now_ns())
                       + <long long>(agent.time_limit * 1e9))
-    if expert:
-        memset(w.mast_sum, 0, MAX_ACTIONS * sizeof(double))
-        memset(w.mast_n, 0, MAX_ACTIONS * sizeof(uint32_t))
     for b in range(chains):
         nodes[b].bucket = -1
     nodes[0].parent = -1
@@ -396,26 +319,16 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
             node = best
             path[depth] = node
             depth += 1
-        if not expert or (agent.samples < 0 and (k.heuristic == NULL or not agent.heuristic)):
-            k.play_out(buf, rng, NULL)
-            results(k, buf, r)
-        elif k.heuristic != NULL and agent.heuristic:
-            _heuristic_play_out(k, buf, agent.epsilon, rng)
-            results(k, buf, r)
+        if guided:
+            _heuristic_play_out(k, buf, rng)
         else:
-            t = _mast_play_out(k, buf, agent.epsilon, agent.samples, rng, w, 0)
-            results(k, buf, r)
-            for i in range(t):
-                w.mast_sum[w.trace[i]] += r[w.trace_mover[i]]
-                w.mast_n[w.trace[i]] += 1
+            k.play_out(buf, rng, NULL)
+        results(k, buf, r)
         for i in range(depth):
             node = path[i]
             nodes[node].visits += 1
             if nodes[node].mover >= 0:
                 nodes[node].reward += r[nodes[node].mover]
-                if expert:
-                    w.mast_sum[nodes[node].action] += r[nodes[node].mover]
-                    w.mast_n[nodes[node].action] += 1
         it += 1
     for b in range(1, used):
         if nodes[b].parent == 0:
@@ -450,7 +363,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     ``w.value[i]`` is what the agent weighs action ``w.legal[i]`` by: 1 each (random),
     the immediate gain in the game's own score on one determinization (greedy), the mean
     result of ``budget`` play-outs, each from a fresh determinization (flat), the root
-    child's visits (ISMCTS).  Return the largest.
+    child's visits (ISMCTS, expert).  Return the largest.
     """
     cdef int seat = k.current(state), i
     cdef Py_ssize_t played = 0
@@ -566,13 +479,13 @@ cdef class Searcher:
 
     Decision ``i`` draws from ``derive_seed(seed, STREAM_DECISION, i)``; every decision
     (``act`` or ``values``) counts one.  ``kind`` is one of ``KINDS``; ``budget`` the
-    play-outs per action (flat) or iterations (ISMCTS, ``None``: no limit), ``time_limit``
-    seconds per decision (ISMCTS, ``None``: none), ``exploration`` the UCB constant
-    (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
+    play-outs per action (flat) or iterations (ISMCTS and the expert, ``None``: no
+    limit), ``time_limit`` seconds per decision (the same two, ``None``: none),
+    ``exploration`` the UCB constant (the same two); the other kinds take ``None``,
+    ``None`` and ``0``.
     """
 
-    def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0,
-                  epsilon=None, samples=0, heuristic=True):
+    def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
         # Set once (__cinit__): a decision running without the GIL reads these.
         cdef int i
         if not isinstance(kind, str) or kind not in KINDS:
@@ -589,12 +502,6 @@ cdef class Searcher:
             raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
         if time_limit is not None and i < AGENT_ISMCTS:
             raise ConfigurationError(f"the {kind} agent takes no time limit")
-        if (epsilon is None) != (i != AGENT_EXPERT):
-            raise ConfigurationError(f"the {kind} agent takes no epsilon" if i != AGENT_EXPERT
-                                     else "the expert agent needs an epsilon")
-        self.agent.epsilon = 0.0 if epsilon is None else _number(epsilon, "epsilon", 1, False)
-        self.agent.samples = check_int(samples, "samples")
-        self.agent.heuristic = bool(heuristic)
         self.agent.time_limit = (0.0 if time_limit is None
                                  else _number(time_limit, "time_limit", MAX_SECONDS, True))
         self.agent.exploration = _number(exploration, "exploration", MAX_EXPLORATION, False)
@@ -611,8 +518,7 @@ cdef class Searcher:
 
     def __reduce__(self):
         return (Searcher, (self.kind, self.budget, self.time_limit, self.agent.exploration,
-                           self.seed, self.decisions, self.epsilon, self.agent.samples,
-                           self.agent.heuristic))
+                           self.seed, self.decisions))
 
     @property
     def kind(self):
@@ -621,23 +527,18 @@ cdef class Searcher:
 
     @property
     def budget(self):
-        """Play-outs per action (flat), iterations (ISMCTS); ``None``: none."""
+        """Play-outs per action (flat), iterations (ISMCTS, expert); ``None``: none."""
         return self.agent.budget if self.agent.budget > 0 else None
 
     @property
     def time_limit(self):
-        """Seconds per decision (ISMCTS); ``None``: none."""
+        """Seconds per decision (ISMCTS, expert); ``None``: none."""
         return self.agent.time_limit if self.agent.time_limit > 0 else None
 
     @property
     def exploration(self):
         """ISMCTS's UCB constant."""
         return self.agent.exploration
-
-    @property
-    def epsilon(self):
-        """The expert's share of random moves in its play-outs (``None``: other kinds)."""
-        return self.agent.epsilon if self.agent.kind == AGENT_EXPERT else None
 
     @property
     def decisions(self):
@@ -647,7 +548,7 @@ cdef class Searcher:
 
     @property
     def last_iterations(self):
-        """Iterations the last ISMCTS search ran."""
+        """Iterations the last search (ISMCTS, expert) ran."""
         return self.searched
 
     @property
@@ -670,7 +571,7 @@ cdef class Searcher:
         return self._decide(state, DECIDE_VALUES)
 
     def estimates(self, state):
-        """Search (ISMCTS) and return each legal action's root visits and mean result for
+        """Search (ISMCTS, expert) and return each legal action's root visits and mean result for
         the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
         if tree_nodes(&self.agent) == 0:
             raise ConfigurationError(f"the {self.kind} agent grows no search tree to estimate "

@@ -536,26 +536,6 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     return k
 
 
-cdef int _heuristic_action(const void *state, rng_t *player) noexcept nogil:
-    # The search's play-out player: the legal card of the highest value (ties at random).
-    # A high card wins the trick or, off the lead colour, is the least likely worst
-    # (F7, F8), and it is the heaviest in hand at the end of the round (F11).
-    cdef uint16_t legal[DECK_MAX]
-    cdef int n = _legal(state, legal), i, best, ties = 1
-    if n == 0:
-        return -1
-    best = legal[0]
-    for i in range(1, n):
-        if CARD_VALUE[legal[i]] > CARD_VALUE[best]:
-            best = legal[i]
-            ties = 1
-        elif CARD_VALUE[legal[i]] == CARD_VALUE[best]:
-            ties += 1
-            if rng_bounded(player, <uint32_t>ties) == 0:
-                best = legal[i]
-    return best
-
-
 cdef bint _is_legal(const void *state, int a) noexcept nogil:
     cdef const fool_t *s = <const fool_t *>state
     cdef uint32_t m[WORDS]
@@ -763,7 +743,7 @@ cdef kernel_t KERNEL = kernel_t(
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
     determinize=_determinize, observation_size=_observation_size, observe=_observe,
-    heuristic=_heuristic_action)
+    heuristic=NULL)
 
 
 def config(players, start_player, deck, fools):

@@ -529,18 +529,6 @@ cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
     return runs[i - n]
 
 
-cdef int _heuristic_action(const void *state, rng_t *player) noexcept nogil:
-    # The search's play-out player: lays while it can (K5, K7), ending the turn or not
-    # laying (K8, actions 0 and 1) only when nothing else is legal.  The random player's
-    # draw, drawn again up to 3 times while it is one of those two.
-    cdef int a = _random_action(state, player), tries
-    for tries in range(3):
-        if a > 1:
-            break
-        a = _random_action(state, player)
-    return a
-
-
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
     return play_out(state, player, history, _random_action, _apply)
 
@@ -567,7 +555,7 @@ cdef kernel_t KERNEL = kernel_t(
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
     determinize=_determinize, observation_size=_observation_size, observe=_observe,
-    heuristic=_heuristic_action)
+    heuristic=NULL)
 
 
 def config(players, start_player):

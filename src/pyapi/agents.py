@@ -1,4 +1,4 @@
-"""Agents that play any boardcore game: random, greedy, flat Monte Carlo, IS-MCTS, levels.
+"""Agents that play any boardcore game: random, greedy, flat Monte Carlo, IS-MCTS, expert.
 
 Each agent is a handle on one compiled agent (``boardcore._engine._search``): the same
 code decides for a ``VectorEnv``'s opponents.  Every agent decides for the seat to act in
@@ -86,11 +86,9 @@ class _Compiled:
     forms: ClassVar[tuple[str, ...]]
 
     def __init__(self, seed: SupportsIndex | None, budget: SupportsIndex | None = None,
-                 time_limit: float | None = None, exploration: float = 0.0,
-                 epsilon: float | None = None, samples: int = 0, heuristic: bool = True) -> None:
+                 time_limit: float | None = None, exploration: float = 0.0) -> None:
         self._searcher = _search.Searcher(self.kind, budget, time_limit, exploration,
-                                          check_seed(seed), epsilon=epsilon, samples=samples,
-                                          heuristic=heuristic)
+                                          check_seed(seed))
 
     @property
     def seed(self) -> int:
@@ -275,29 +273,28 @@ class ISMCTSAgent(_Compiled):
 
     def __repr__(self) -> str:
         limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
-        return (f"ISMCTSAgent(iterations={self.iterations}{limit}, "
+        return (f"{type(self).__name__}(iterations={self.iterations}{limit}, "
                 f"exploration={self.exploration}, seed={self.seed})")
 
 
 class ExpertAgent(ISMCTSAgent):
-    """IS-MCTS whose play-outs follow the search's move averages (MAST), in compiled code.
+    """IS-MCTS whose play-outs follow the game's heuristic player, in compiled code.
 
-    The tree search is ``ISMCTSAgent``'s; each play-out move is, with probability
-    ``epsilon``, the random player's, otherwise the legal action whose plays so far in
-    this search (in the tree and in play-outs) gave their movers the best mean result
-    (one never played counts as a win, ties at random).  The averages start afresh at
-    every decision and are learnt from the search's own determinizations, so they use
-    only what the seat to act may see.
+    The tree search is ``ISMCTSAgent``'s with a smaller UCB constant (0.35); a play-out
+    plays every seat's moves by a cheap rule of the game where its engine has one (the
+    kernel's heuristic: in Just4Fun, a play that makes four in a row, else one that takes
+    the field where another seat's hand would make four, else a random play) and the
+    random player's moves elsewhere.  A screening result, not a proven expert: see
+    "Towards an expert" in docs/agents.md for what each lever gave.
 
     Args:
         iterations: search iterations per decision (default 1,000 without a time limit).
         time_limit: seconds per decision.
         exploration: the UCB constant.
-        epsilon: the share of random moves in the play-outs, 0..1.
         seed: the agent's seed (``None`` draws one).
 
     >>> import boardcore
-    >>> state = boardcore.make("fool", players=4).new_state(seed=2)
+    >>> state = boardcore.make("just4fun", players=2).new_state(seed=2)
     >>> ExpertAgent(iterations=300, seed=1).act(state) in state.legal_actions()
     True
     """
@@ -309,26 +306,10 @@ class ExpertAgent(ISMCTSAgent):
         self,
         iterations: SupportsIndex | None = None,
         time_limit: float | None = None,
-        exploration: float = 0.7,
-        epsilon: float = 0.2,
-        samples: int = 0,
-        heuristic: bool = True,
+        exploration: float = 0.35,
         seed: SupportsIndex | None = None,
     ) -> None:
-        if iterations is None and time_limit is None:
-            iterations = 1000
-        _Compiled.__init__(self, seed, iterations, time_limit, exploration, epsilon, samples,
-                           heuristic)
-
-    @property
-    def epsilon(self) -> float:
-        """The share of random moves in the play-outs."""
-        return float(self._searcher.epsilon)
-
-    def __repr__(self) -> str:
-        limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
-        return (f"ExpertAgent(iterations={self.iterations}{limit}, "
-                f"exploration={self.exploration}, epsilon={self.epsilon}, seed={self.seed})")
+        super().__init__(iterations, time_limit, exploration, seed)
 
 
 CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent | ExpertAgent
@@ -450,6 +431,7 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
     per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
     default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``),
+    ``expert``, ``expert:N``, ``expert:Ts`` (the same for ``ExpertAgent``),
     ``level:N`` (difficulty level ``N``, 1..5: ``LevelAgent``).  The defaults are the
     agent classes' own, and each class reads its own names.
 
