@@ -31,7 +31,7 @@ from boardcore.agents import (
     RandomAgent,
     agent_from_string,
 )
-from boardcore.errors import ConfigurationError, IllegalActionError
+from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
 from tests.conftest import player_counts, random_walk, set_up
 from tests.test_cli_process import _wait_past_imports
 
@@ -434,6 +434,66 @@ def test_the_expert_plays_out_with_its_game_heuristic_where_there_is_one(name: s
         expert = ExpertAgent(300, seed=i).estimates(state)
         plain = ISMCTSAgent(300, exploration=0.35, seed=i).estimates(state)
         assert (expert != plain) == guided, i
+
+
+def test_just4fun_heuristic_takes_a_four_in_a_row_and_blocks_one() -> None:
+    """The expert's Just4Fun play-out player makes four in a row when it can (J13).
+
+    Else it takes a field where the other seat's hand would make it, if it can; the
+    other games have no heuristic player.
+    """
+    game = boardcore.make("just4fun", players=2)
+    wins = blocks = 0
+    for g in range(40):
+        state = game.new_state(seed=g)
+        rng = random.Random(g)
+        while not state.is_over():
+            legal = state.legal_actions()
+            action = _search.heuristic_action(state, rng.randrange(2**64))
+            assert action in legal
+            winning = [a for a in legal if _wins_now(state, a)]
+            if winning:
+                assert action in winning
+                wins += 1
+            threats = set() if winning else _threats(state)
+            if threats & {_field(state, a) for a in legal}:
+                assert _field(state, action) in threats
+                blocks += 1
+            state.apply(rng.choice(legal))
+    assert wins > 10 and blocks > 10, (wins, blocks)
+    for name in boardcore.GAMES[1:]:
+        state = boardcore.make(name, players=player_counts(name)[0]).new_state(seed=1)
+        assert _search.heuristic_action(state, 1) is None
+    with pytest.raises(TypeError):
+        _search.heuristic_action("state", 1)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError):
+        _search.heuristic_action(game.new_state(seed=1), -1)
+
+
+def _wins_now(state: Any, action: int) -> bool:
+    """Whether ``action`` makes four in a row.
+
+    The mover then wins at once, before drawing up (J13); any other end comes after it.
+    """
+    seat = state.current_player
+    after = state.copy()
+    after.apply(action)
+    outcome = after.outcome()
+    return (outcome is not None and outcome.winners == {seat}
+            and len(after.to_dict()["hands"][seat]) < 4)
+
+
+def _field(state: Any, action: int) -> int:
+    return sum(int(v) for v in state.action_to_str(action).split("+"))
+
+
+def _threats(state: Any) -> set[int]:
+    """The fields on which the other seat's hand would make four in a row if it moved."""
+    try:
+        turned = set_up(state.game, {**state.to_dict(), "current_player": 1 - state.current_player})
+    except InvalidStateError:       # it cannot take a turn (J11): no threat
+        return set()
+    return {_field(turned, a) for a in turned.legal_actions() if _wins_now(turned, a)}
 
 
 def test_a_search_runs_in_a_64_kib_thread_stack() -> None:

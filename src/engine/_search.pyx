@@ -665,6 +665,29 @@ def final_rewards(state):
     return [r[p] for p in range(st._players)]
 
 
+def heuristic_action(state, seed):
+    """Return the move the game's heuristic player (the expert's play-outs) makes in
+    ``state`` drawing from ``seed``; ``None`` if the game has none or the game is over.
+
+    It reads the whole position, as a play-out does in a determinization.
+    """
+    cdef EngineState st
+    cdef rng_t rng
+    cdef int action
+    if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
+        raise TypeError(f"heuristic_action takes a boardcore state, not {quote(state)}")
+    seed = check_int(seed, "seed")
+    if not 0 <= seed < 2**64:
+        raise ConfigurationError(f"seed must be in 0..2**64-1, not {quote(seed)}")
+    st = <EngineState>state
+    if st._k.heuristic == NULL:
+        return None
+    rng_seed(&rng, seed)
+    with cython.critical_section(st):
+        action = st._k.heuristic(st._s, &rng)
+    return None if action < 0 else action
+
+
 def determinize(EngineState state, int seat, uint64_t seed):
     """Return what a search of ``seat`` samples: ``state`` with its unseen parts redrawn.
 
