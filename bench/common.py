@@ -49,6 +49,12 @@ from boardcore._engine._random import STREAM_GAME, STREAM_PLAYER, derive_seed
 
 REF_SEED = 7          # the seeded playouts the engine and the reference both play
 SIM_SEED = 11
+# simulate(workers=2) against two processes plays this many times ``Case.sim_games``: a
+# side of sim_games alone lasts 50-150 ms for the faster games, where one preemption by
+# another tenant of the two cores moves the ratio by 10 % or more (Just4Fun measured
+# 0.88 and 1.04-1.13 on the same code); the fixed costs of either side (the thread pool,
+# about 0.1 ms; the pipes) are far below that.
+SCALING_RUNS = 4
 PEER_GAMES = 200      # connect_four games per call of OpenSpiel's Python loop
 UNO_GAMES = 20        # uno games per call of RLCard's loop
 COPIES = 5000         # copies / clones per call in the copy-vs-clone comparison
@@ -646,9 +652,9 @@ class GameBenchmarks:
         # The same number of games: simulate(workers=2) here, against two separate
         # processes each running simulate(workers=1) on half of them at the same time.
         case = self.case
-        threads = side(lambda: simulate_actions(case.config, 2, case.sim_games))
-        processes = side(lambda: process_pair.simulate(case.game, case.players,
-                                                       case.sim_games // 2))
+        games = SCALING_RUNS * case.sim_games
+        threads = side(lambda: simulate_actions(case.config, 2, games))
+        processes = side(lambda: process_pair.simulate(case.game, case.players, games // 2))
         m = alternate({"workers=2": threads[0], "two processes": processes[0]}, rounds=7)
         if m is not None:
             figures.record_ratio(THREADS_VS_PROCESSES, (threads[1] / m["workers=2"])

@@ -2,8 +2,9 @@
 
 A whole game of every game played by clicking from the lobby; a Fool match of two
 browsers in which neither page, nor any message it received, holds another seat's hidden
-card; a replay stepped through; the page's undo refused after a draw; no console error
-on any page.  Screenshots go to ``build/web-screenshots`` (``BOARDCORE_SCREENSHOTS``).
+card; a match of bots watched, paused and sped up, with each bot move's candidates; a
+replay stepped through; the page's undo refused after a draw; no console error on any
+page.  Screenshots go to ``build/web-screenshots`` (``BOARDCORE_SCREENSHOTS``).
 
 Skipped where Selenium, chromium or chromedriver is missing, unless
 ``BOARDCORE_BROWSER_TESTS=1`` (``make test-web`` sets it): then they fail.
@@ -306,3 +307,46 @@ def test_the_pages_undo_is_refused_after_a_draw(server: Server, browser: Browser
     until(driver, "return document.querySelectorAll('#moves button.move').length > 0")
     driver.find_element(By.ID, "undo").click()
     until(driver, "return document.body.dataset.ply === '0'")
+
+
+def test_bots_watched_paused_and_sped_up(server: Server, browser: Browser) -> None:
+    made = server.post("/api/matches", {"game": "just4fun", "seats": ["level:2", "level:3"],
+                                        "delay": 0.2, "seed": 4})
+    match = made["match"]
+    driver = browser()
+    driver.get(f"{server.url}/#/watch/{match}")
+    # A bot's move shows its candidates: visit counts and values, as the server sent them.
+    until(driver, "return !document.getElementById('analysis').hidden && Array.from("
+                  "document.querySelectorAll('#analysis tbody tr')).some("
+                  "(row) => Number(row.children[1].textContent) > 0)")
+    rows = driver.execute_script("return Array.from(document.querySelectorAll("
+                                 "'#analysis tbody tr'), (row) => Array.from(row.children,"
+                                 " (cell) => cell.textContent))")
+    assert all(0 <= float(value) <= 1 for _, visits, value, _ in rows if visits), rows
+    shot(driver, "watch")
+    # Pause: the bots stop, on the server too.
+    until(driver, "return !document.getElementById('pace').hidden")
+    driver.find_element(By.ID, "pause").click()
+    until(driver, "return document.getElementById('pause').textContent === 'Resume'")
+    assert server.get(f"/api/matches/{match}")["paused"] is True
+    paused_at = server.get(f"/api/matches/{match}")["ply"]
+    time.sleep(1.5)                                 # at 0.2 s a move, several would be made
+    assert server.get(f"/api/matches/{match}")["ply"] <= paused_at + 1  # one may be thinking
+    # The speed slider sets the bots' wait; resumed, they play the game out.
+    driver.execute_script("const d = document.getElementById('delay'); d.value = '0';"
+                          "d.dispatchEvent(new Event('change'));")
+    until(driver, "return document.getElementById('delay-value').textContent === '0.0'")
+    driver.find_element(By.ID, "pause").click()
+    until(driver, "return !document.getElementById('outcome').hidden", timeout=120)
+    final = server.get(f"/api/matches/{match}")
+    assert final["delay"] == 0 and final["paused"] is False and final["outcome"] is not None
+    # Every message the spectator's page received showed public information only.
+    actions = [move for _, move in final["log"]]
+    game = boardcore.make("just4fun", players=2)
+    messages = [json.loads(text) for text in driver.execute_script(
+        "return window.boardcoreMessages")]
+    states = [m for m in messages if m["type"] == "state"]
+    assert len(states) > 10 and all(m["seat"] is None and m["moves"] == [] for m in states)
+    for message in states:
+        state = position(game, 4, actions[:message["ply"]])
+        assert (message["view"], message["svg"]) == sent_for(state, None)

@@ -78,6 +78,19 @@ ctypedef struct kernel_t:
     void (*observe)(const void *state, int seat, float *out) noexcept nogil
 
 
+# A position a thread plays in (simulate's batches) sits on cache lines of its own: two
+# threads' positions allocated side by side would otherwise share a line, and every
+# move of each would invalidate the other's copy of it (false sharing).  Allocate
+# ``state_size + LINE_PAD`` bytes and play in ``line_aligned(block)``.
+cdef enum:
+    LINE_PAD = 128              # two 64-byte lines: the alignment and the tail
+
+
+cdef inline void *line_aligned(void *block) noexcept nogil:
+    """The first 64-byte boundary in ``block`` (NULL stays NULL)."""
+    return <void *>((<size_t>block + 63) & ~(<size_t>63))
+
+
 cdef inline int pick(const uint16_t *legal, int count, rng_t *player) noexcept nogil:
     """The random player's choice among ``count`` legal actions; -1 if there are none."""
     if count == 0:

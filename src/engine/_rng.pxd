@@ -64,13 +64,18 @@ cdef inline uint32_t rng_bounded(rng_t *r, uint32_t n) noexcept nogil:
 
 
 cdef inline void rng_shuffle_u8(rng_t *r, uint8_t *a, int n) noexcept nogil:
+    # The generator is copied into a local and written back once: ``a`` is bytes, which
+    # may alias anything, so with ``r`` itself every swap would force its four words
+    # through memory (a store and a reload per word and draw).
     cdef int i, j
     cdef uint8_t tmp
+    cdef rng_t local = r[0]
     for i in range(n - 1, 0, -1):
-        j = rng_bounded(r, <uint32_t>(i + 1))
+        j = rng_bounded(&local, <uint32_t>(i + 1))
         tmp = a[i]
         a[i] = a[j]
         a[j] = tmp
+    r[0] = local
 
 
 # The seed streams: ``derive_seed(seed, stream, index)`` gives item ``index`` of stream

@@ -29,7 +29,7 @@ from libc.string cimport memcpy
 
 from _common cimport action_index, legal_mask, rollout_seed, seat_index
 from _history cimport hist_copy, hist_free, hist_list, hist_push, hist_t
-from _kernel cimport MAX_ACTIONS, MAX_PLAYERS, kernel_t
+from _kernel cimport LINE_PAD, MAX_ACTIONS, MAX_PLAYERS, kernel_t, line_aligned
 from _rng cimport STREAM_GAME, STREAM_PLAYER, derive_seed, rng_seed, rng_t
 
 from copy import deepcopy
@@ -276,6 +276,7 @@ cdef class EngineConfig:
         cdef const kernel_t *k = self.k
         cdef const void *cfg = <const char *>self.blob
         cdef int n = self.num_players
+        cdef void *block
         cdef void *s
         cdef rng_t player
         cdef Py_ssize_t g
@@ -289,9 +290,10 @@ cdef class EngineConfig:
             raise ConfigurationError(f"games {start}..{stop} do not fit the result arrays")
         if scores.shape[1] < n or winners.shape[1] < n or stats.shape[1] < k.n_stats:
             raise ConfigurationError("the result arrays are too narrow for this game")
-        s = malloc(k.state_size)
-        if s == NULL:
+        block = malloc(k.state_size + LINE_PAD)   # the position on lines of its own
+        if block == NULL:
             raise MemoryError()
+        s = line_aligned(block)
         with nogil:
             for g in range(start, stop):
                 k.init(s, cfg, derive_seed(seed, STREAM_GAME, <uint64_t>g))
@@ -305,7 +307,7 @@ cdef class EngineConfig:
                     winners[g - offset, p] = w[p]
                 for p in range(k.n_stats):
                     stats[g - offset, p] = st[p]
-        free(s)
+        free(block)
 
 
 @cython.no_gc      # holds only the game, seed, configuration and set-up: no cycles

@@ -27,7 +27,7 @@ from libc.stdint cimport UINT64_MAX, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from _kernel cimport MAX_PLAYERS, kernel_t
+from _kernel cimport LINE_PAD, MAX_PLAYERS, kernel_t, line_aligned
 from _rng cimport STREAM_GAME, STREAM_PLAYER, derive_seed, rng_seed, rng_t
 
 from boardcore._engine._state cimport EngineConfig
@@ -379,7 +379,7 @@ cdef class Tally:
         cdef tally_t local
         cdef const kernel_t *k = config.k
         cdef const void *cfg
-        cdef void *s
+        cdef void *block
         cdef int err = 0
         cdef uint64_t b = _number(seed, "seed", 0, UINT64_MAX)
         cdef uint64_t a = _number(start, "start", 0, UINT64_MAX)
@@ -398,12 +398,12 @@ cdef class Tally:
                 err = tally_shape_of(&local, &self.t)
             if err != 0:
                 raise _failure(err)
-            s = malloc(k.state_size)
-            if s == NULL:
+            block = malloc(k.state_size + LINE_PAD)   # the position on lines of its own
+            if block == NULL:
                 raise MemoryError()
             with nogil:
-                err = tally_play(&local, k, cfg, s, b, a, z)
-            free(s)
+                err = tally_play(&local, k, cfg, line_aligned(block), b, a, z)
+            free(block)
             if err == 0:
                 with cython.critical_section(self):
                     err = tally_merge(&self.t, &local)

@@ -62,6 +62,17 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* A hint to load a table row early (nothing where the compiler has no such hint). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define j4f_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define j4f_prefetch(p) ((void)0)
+    #endif
+    """
+    void j4f_prefetch(const void *p) noexcept nogil
+
+cdef extern from *:
+    """
     /* The actions of a full hand's 16 slot words (bits 6-17), 0xFFFF from entry ``count``
        on, into out[0..15], four words at a time on SSE2 (every x86-64; the scalar loop
        costs five instructions a word); j4f_find16: the entry holding ``a``, 16 at once. */
@@ -84,6 +95,12 @@ cdef extern from *:
         __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(actions + 8)), k);
         return j4f_ctz64(_mm_movemask_epi8(lo) | (_mm_movemask_epi8(hi) << 16)) >> 1;
     }
+    static inline int j4f_holds16(const uint16_t *actions, uint16_t a) {
+        __m128i k = _mm_set1_epi16((short)a);
+        __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)actions), k);
+        __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(actions + 8)), k);
+        return _mm_movemask_epi8(_mm_or_si128(lo, hi)) != 0;
+    }
     #else
     static inline void j4f_actions16(const uint32_t *slots, int count, uint16_t *out) {
         for (int i = 0; i < 16; i++) out[i] = i < count ? (slots[i] >> 6) & 0xFFF : 0xFFFF;
@@ -91,10 +108,16 @@ cdef extern from *:
     static inline int j4f_find16(const uint16_t *actions, uint16_t a) {
         int i = 0; while (actions[i] != a) i++; return i;
     }
+    static inline int j4f_holds16(const uint16_t *actions, uint16_t a) {
+        for (int i = 0; i < 16; i++) if (actions[i] == a) return 1;
+        return 0;
+    }
     #endif
     """
     void j4f_actions16(const uint32_t *slots, int count, uint16_t *out) noexcept nogil
     int j4f_find16(const uint16_t *actions, uint16_t a) noexcept nogil
+    # Whether ``a`` is among the 16 entries (j4f_find16's question, for any ``a``).
+    bint j4f_holds16(const uint16_t *actions, uint16_t a) noexcept nogil
 
 # The rules' numbers the Python half reads too (module attributes: one source).
 cpdef enum:
@@ -344,6 +367,10 @@ cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
 
 
 cdef inline void _set_hand(j4f_t *s, int p, uint32_t h, int size) noexcept nogil:
+    # The seat's next turn reads the new hand's row of the tables (HAND_SLOTS alone is
+    # 468 KB, in L2 at best): start loading it now, a turn ahead.
+    j4f_prefetch(HAND_SLOTS[h])
+    j4f_prefetch(&HAND_FIELDS[h])
     s.hand_id[p] = <uint16_t>h
     memcpy(s.hand[p], &HAND_CARDS[h], HAND_SIZE)
     s.hand_n[p] = size
@@ -365,19 +392,26 @@ cdef inline uint64_t _card_count(const uint8_t *cards, int n) noexcept nogil:
 cdef void _draw_up(j4f_t *s, int p, uint32_t h) noexcept nogil:
     # J9: seat p, left with hand h, draws back to 4; the moment the draw pile is empty,
     # the discard pile becomes the new draw pile, shuffled (and every seat knows its cards).
+    # The pile's size and the seat's count of drawn cards in locals, stored once: a
+    # byte store may alias anything, so storing them every card forces reloads.
     cdef uint8_t card
+    cdef uint8_t n = s.draw_n
+    cdef uint64_t drawn = s.drawn[p]
     while h >= N_HANDS:
-        s.draw_n -= 1
-        card = s.draw[s.draw_n]
+        n -= 1
+        card = s.draw[n]
         h = HAND_ADD[h - N_HANDS][card]
-        s.drawn[p] += CARD_COUNT[card]
-        if s.draw_n == 0:
+        drawn += CARD_COUNT[card]
+        if n == 0:
             memcpy(s.draw, s.discard, s.discard_n)
-            s.draw_n = s.discard_n
+            n = s.discard_n
             s.discard_n = 0
-            rng_shuffle_u8(&s.rng, s.draw, s.draw_n)
-            s.reshuffled = _card_count(s.draw, s.draw_n)
+            rng_shuffle_u8(&s.rng, s.draw, n)
+            s.reshuffled = _card_count(s.draw, n)
             memset(s.drawn, 0, sizeof(s.drawn))
+            drawn = 0
+    s.draw_n = n
+    s.drawn[p] = drawn
     _set_hand(s, p, h, HAND_SIZE)
 
 
@@ -675,7 +709,7 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
     cdef int p = s.current
     cdef uint32_t h
     cdef uint64_t open_fields
-    cdef int i
+    cdef uint16_t actions[MAX_LEGAL]
     if s.end != RUNNING:
         return False
     h = s.hand_id[p]
@@ -684,10 +718,8 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
         return HAND_FIELDS[h] & open_fields == 0        # J10
     if not (HAND_FIELDS[h] & open_fields) >> ACTION_SUM[a] & 1:
         return False
-    for i in range(HAND_COUNT[h]):
-        if _slot_action(HAND_SLOTS[h][i]) == <uint32_t>a:
-            return True
-    return False
+    j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], actions)    # the hand's plays, all at once
+    return j4f_holds16(actions, <uint16_t>a)
 
 
 cdef int _random_action(const void *state, rng_t *player) noexcept nogil:

@@ -505,40 +505,45 @@ def weigh(agent: Any, state: Any) -> list[dict[str, object]]:
     """Return the hint: the agent's likeliest moves, best first (a worker thread).
 
     Each: the move in notation, its action and its ``weight``.  A search that gives
-    ``estimates`` (the levels' IS-MCTS) weighs a move by its share of the root visits and
-    adds its ``visits`` and ``value``, the search's mean result for the seat (1 a sole
-    win, 1/k a shared win, 0 a loss); any other agent's weight is its ``policy``.
+    ``estimates`` (IS-MCTS and the levels) weighs a move by its share of the root visits
+    and adds its ``visits`` and ``value``, the search's mean result for the seat (1 a sole
+    win, 1/k a shared win, 0 a loss); flat Monte Carlo weighs a move by its ``value``; any
+    other agent's weight is its ``policy``.
     """
-    estimates = getattr(agent, "estimates", None)
-    if estimates is None:
-        return _weighed(state, agent.policy(state), None)[:HINT_SIZE]
-    found: dict[int, tuple[int, float]] = estimates(state)
-    weighed = _weighed(state, {a: float(v) for a, (v, _) in found.items()}, "visits")
-    for item in weighed[:HINT_SIZE]:
-        action = item["action"]
-        assert isinstance(action, int)
-        item["value"] = found[action][1]
-    return weighed[:HINT_SIZE]
+    return _searched(agent, state, HINT_SIZE) \
+        or _weighed(state, agent.policy(state), None)[:HINT_SIZE]
 
 
 def decide(agent: Any, state: Any) -> tuple[int, list[dict[str, object]]]:
     """Return the action ``agent`` plays in ``state`` and its candidates (a worker thread).
 
-    A searching agent's move is its best candidate (``act`` would choose the same); any
-    other plays ``act``.
+    A searching agent's move is its best candidate (the most visited, or the best valued,
+    the lowest action among equals: what ``act`` would choose); any other plays ``act``
+    and shows no candidates.
     """
-    if hasattr(agent, "visits") or hasattr(agent, "values"):
-        weighed = _weighed(state, *_weights(agent, state))
-        return int(weighed[0]["action"]), weighed[:CANDIDATES]   # type: ignore[call-overload]
-    return agent.act(state), []
+    weighed = _searched(agent, state, CANDIDATES)
+    if not weighed:
+        return agent.act(state), []
+    best = weighed[0]["action"]
+    assert isinstance(best, int)
+    return best, weighed
 
 
-def _weights(agent: Any, state: Any) -> tuple[dict[int, float], str | None]:
-    for kind in ("visits", "values"):
-        ask: Callable[[Any], dict[int, float]] | None = getattr(agent, kind, None)
-        if ask is not None:
-            return ask(state), kind
-    return agent.policy(state), None
+def _searched(agent: Any, state: Any, size: int) -> list[dict[str, object]]:
+    # The best ``size`` moves of a search: by root visits, with their mean results
+    # (``estimates``), or by value (flat Monte Carlo's ``values``); [] for other agents.
+    estimates: Callable[[Any], dict[int, tuple[int, float]]] | None = \
+        getattr(agent, "estimates", None)
+    if estimates is not None:
+        found = estimates(state)
+        weighed = _weighed(state, {a: float(v) for a, (v, _) in found.items()}, "visits")
+        for item in weighed[:size]:
+            action = item["action"]
+            assert isinstance(action, int)
+            item["value"] = found[action][1]
+        return weighed[:size]
+    values: Callable[[Any], dict[int, float]] | None = getattr(agent, "values", None)
+    return [] if values is None else _weighed(state, values(state), "values")[:size]
 
 
 def _weighed(state: Any, weights: dict[int, float], kind: str | None) -> list[dict[str, object]]:
