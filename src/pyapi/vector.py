@@ -138,8 +138,9 @@ class VectorEnv:
                       else None)
         # Each step changes the mask only where the legal actions changed, so the user
         # sees a read-only view of it: a write there would outlive the next step.
-        self._mask_view = None if self._mask is None else self._mask.view()
-        if self._mask_view is not None:
+        self._mask_view = None
+        if self._mask is not None:
+            self._mask_view = self._mask.view()
             self._mask_view.flags.writeable = False
         columns = game.num_players if learner < 0 else 1
         self._rewards = np.zeros((n, columns), dtype=np.float32)
@@ -187,7 +188,7 @@ class VectorEnv:
             job.result()
 
     def _info(self) -> dict[str, npt.NDArray[Any]]:
-        if self._mask is None:
+        if self._mask_view is None:
             return {"current_player": self._current}
         return {"action_mask": self._mask_view, "current_player": self._current}
 
