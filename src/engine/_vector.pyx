@@ -95,7 +95,12 @@ cdef class Batch:
     cdef rng_t *opponents         # per game: the opponents' generator
     cdef int64_t *episodes        # per game: episodes begun
     cdef uint8_t *ended           # per game: it ended in the last step (reset next)
-    cdef uint16_t *shown          # per game: its legal actions (those its mask shows)
+    # Per game, its legal actions (those its mask shows), ascending: up to 16 in
+    # ``shown`` (32 bytes a game, padded with 0xFFFF, above every action), more in
+    # ``spill`` (``max_legal`` a game: Rummikub Junior's 9,857).  A step touches one
+    # line of each game's list, never a page of its own per game.
+    cdef uint16_t *shown
+    cdef uint16_t *spill          # NULL if no game has more than 16
     cdef int *shown_n
     cdef int *to_act              # per game: the seat to act last written (-1: over)
     cdef int32_t *users           # per game: CHANGING while a call changes it, else its readers
@@ -121,10 +126,6 @@ cdef class Batch:
     cdef readonly int learner     # -1: self-play
     cdef agent_t agent
     cdef uint64_t seed
-    cdef int width                # entries of a game's list in ``shown``
-    # At most 16 legal actions: each list is padded to 16 with 0xFFFF (above every
-    # action) and an action is looked up by comparing all 16 at once (bc_among16).
-    cdef bint scan
 
     def __cinit__(self, EngineConfig config not None, Py_ssize_t n, uint64_t seed,
                   int learner, Searcher opponents):
@@ -151,19 +152,20 @@ cdef class Batch:
         self.observation_size = config.observation_size
         self.learner = learner
         self.seed = seed
-        self.scan = self.k.max_legal <= 16
-        self.width = 16 if self.scan else self.k.max_legal
         self.states = <char *>malloc(n * self.k.state_size)
         self.opponents = <rng_t *>malloc(n * sizeof(rng_t))
         self.episodes = <int64_t *>calloc(n, sizeof(int64_t))
         self.ended = <uint8_t *>calloc(n, sizeof(uint8_t))
-        self.shown = <uint16_t *>malloc(n * self.width * sizeof(uint16_t))
+        self.shown = <uint16_t *>malloc(n * 16 * sizeof(uint16_t))
+        if self.k.max_legal > 16:
+            self.spill = <uint16_t *>malloc(n * self.k.max_legal * sizeof(uint16_t))
         self.shown_n = <int *>calloc(n, sizeof(int))
         self.to_act = <int *>calloc(n, sizeof(int))
         self.users = <int32_t *>calloc(n, sizeof(int32_t))
         self.acts = <int64_t *>calloc(n, sizeof(int64_t))
         if (self.states == NULL or self.opponents == NULL or self.episodes == NULL
                 or self.ended == NULL or self.shown == NULL or self.shown_n == NULL
+                or self.k.max_legal > 16 and self.spill == NULL
                 or self.to_act == NULL or self.users == NULL or self.acts == NULL):
             raise MemoryError(f"no memory for {n} games")
         cdef Py_ssize_t i
@@ -176,6 +178,7 @@ cdef class Batch:
         free(self.episodes)
         free(self.ended)
         free(self.shown)
+        free(self.spill)
         free(self.shown_n)
         free(self.to_act)
         free(self.users)
@@ -282,14 +285,19 @@ cdef class Batch:
                 return
             self.k.apply(s, choose(self.k, s, &self.agent, &self.opponents[i], &w.w))
 
+    cdef inline const uint16_t *_list(self, Py_ssize_t i) noexcept nogil:
+        # Game i's legal actions (``shown_n[i]`` of them).
+        if self.shown_n[i] <= 16:
+            return self.shown + 16 * i
+        return self.spill + i * self.k.max_legal
+
     cdef inline bint _shown(self, Py_ssize_t i, int64_t a) noexcept nogil:
-        # Whether ``a`` is one of the legal actions game i's mask shows (they are the
-        # legal actions of its position, ascending): no rules run.
-        cdef const uint16_t *shown = self.shown + i * self.width
+        # Whether ``a`` is one of the legal actions game i's mask shows: no rules run.
+        cdef const uint16_t *shown = self._list(i)
         cdef int lo = 0, hi = self.shown_n[i], mid
         if not 0 <= a < self.num_actions:
             return False
-        if self.scan:
+        if hi <= 16:
             return bc_among16(shown, <uint16_t>a)
         while lo < hi:                  # a binary search
             mid = (lo + hi) >> 1
@@ -300,31 +308,37 @@ cdef class Batch:
         return lo < self.shown_n[i] and shown[lo] == a
 
     cdef inline void _show(self, Py_ssize_t i, int seat, int to_act, float *obs,
-                           int8_t *mask, int32_t *current) noexcept nogil:
+                           int8_t *mask, int32_t *current, Work w) noexcept nogil:
         # Write game i's observation for ``seat``, its legal actions and the seat to act
         # (``to_act``, that of its position).  The mask (NULL: none) changes only where
         # the legal actions do: last step's are cleared, this step's set, two a round.
+        # A game with more than 16 legal actions lists them in the worker's scratch
+        # first (``w.w.legal``, free between the opponents' choices), then in ``shown``
+        # or ``spill``: its spill row is written only when it needs it.
         cdef void *s = self._state(i)
-        cdef uint16_t *shown = self.shown + i * self.width
-        cdef int count = self.shown_n[i]
+        cdef uint16_t *small = self.shown + 16 * i
+        cdef uint16_t *legal = small if self.k.max_legal <= 16 else w.w.legal
+        cdef int count
         self.k.observe(s, seat, obs)
         if mask != NULL:
-            _mark(mask, shown, count, 0)
-        if self.scan:
-            memset(shown, 0xFF, 16 * sizeof(uint16_t))
-        count = self.k.legal(s, shown)
+            _mark(mask, self._list(i), self.shown_n[i], 0)
+        memset(small, 0xFF, 16 * sizeof(uint16_t))
+        count = self.k.legal(s, legal)
+        if legal != small:
+            memcpy(small if count <= 16 else self.spill + i * self.k.max_legal, legal,
+                   count * sizeof(uint16_t))
         if mask != NULL:
-            _mark(mask, shown, count, 1)
+            _mark(mask, legal, count, 1)
         self.shown_n[i] = count
         self.to_act[i] = to_act
         current[0] = to_act
 
     cdef void _show_begun(self, Py_ssize_t i, float *obs, int8_t *mask,
-                          int32_t *current) noexcept nogil:
+                          int32_t *current, Work w) noexcept nogil:
         # _show for a game just begun: for the learner, or in self-play the seat to act.
         cdef int to_act = self.k.current(self._state(i))
         self._show(i, self.learner if self.learner >= 0 else to_act, to_act, obs, mask,
-                   current)
+                   current, w)
 
     def reset(self, Py_ssize_t start, Py_ssize_t stop, Work worker not None):
         """Begin a new episode in games ``start..stop-1``, on this thread."""
@@ -497,7 +511,7 @@ cdef class Batch:
                 terminated[i] = 0
                 if self.ended[i]:
                     self._begin(i, worker)
-                    self._show_begun(i, &obs[i, 0], row, &current[i])
+                    self._show_begun(i, &obs[i, 0], row, &current[i], worker)
                     continue
                 seat = self.to_act[i]           # the mover: the seat its mask was for
                 self.k.apply(s, <int>self.acts[i])
@@ -517,7 +531,7 @@ cdef class Batch:
                             out[i, p] = <float>r[p]
                     terminated[i] = 1
                     self.ended[i] = 1
-                self._show(i, seat, to_act, &obs[i, 0], row, &current[i])
+                self._show(i, seat, to_act, &obs[i, 0], row, &current[i], worker)
 
     def legal_actions(self):
         """Every game's legal actions (those its mask shows, ascending): ``(ids, counts)``.
@@ -528,7 +542,7 @@ cdef class Batch:
         """
         cdef Py_ssize_t i
         cdef int j, width = 1
-        cdef uint16_t *shown
+        cdef const uint16_t *shown
         cdef int32_t[::1] c
         cdef int32_t[:, ::1] out
         self._claim(0, self.n, False, True)
@@ -540,7 +554,7 @@ cdef class Batch:
             c, out = counts, ids
             with nogil:
                 for i in range(self.n):
-                    shown = self.shown + i * self.width
+                    shown = self._list(i)
                     c[i] = self.shown_n[i]
                     for j in range(width):
                         out[i, j] = shown[j] if j < c[i] else -1
@@ -564,7 +578,7 @@ cdef class Batch:
             rng_seed(&rng, seed)
             with nogil:
                 for i in range(self.n):
-                    a = pick(self.shown + i * self.width, self.shown_n[i], &rng)
+                    a = pick(self._list(i), self.shown_n[i], &rng)
                     out[i] = a if a >= 0 and not self.ended[i] else 0
         finally:
             self._release(0, self.n, False)

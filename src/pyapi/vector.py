@@ -91,7 +91,8 @@ class VectorEnv:
         seat: the learner's seat when ``opponents`` is given (a seat of the game).
         threads: threads to step the games with; the results do not depend on it.
         action_mask: write every game's dense action mask at each step
-            (``info["action_mask"]``); ``False`` writes none, for a policy that reads
+            (``info["action_mask"]``, read-only: each step changes it only where the
+            legal actions changed); ``False`` writes none, for a policy that reads
             the legal actions as ids (``legal_actions()``), which saves the scattered
             writes of a wide mask (Just4Fun's 3,924 actions, Rummikub Junior's 9,858).
 
@@ -135,6 +136,12 @@ class VectorEnv:
         self._obs = np.zeros((n, size), dtype=np.float32)
         self._mask = (np.zeros((n, self._batch.num_actions), dtype=np.int8) if action_mask
                       else None)
+        # Each step changes the mask only where the legal actions changed, so the user
+        # sees a read-only view of it: a write there would outlive the next step.
+        self._mask_view = None
+        if self._mask is not None:
+            self._mask_view = self._mask.view()
+            self._mask_view.flags.writeable = False
         columns = game.num_players if learner < 0 else 1
         self._rewards = np.zeros((n, columns), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
@@ -181,9 +188,9 @@ class VectorEnv:
             job.result()
 
     def _info(self) -> dict[str, npt.NDArray[Any]]:
-        if self._mask is None:
+        if self._mask_view is None:
             return {"current_player": self._current}
-        return {"action_mask": self._mask, "current_player": self._current}
+        return {"action_mask": self._mask_view, "current_player": self._current}
 
     def reset(self) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
         """Begin a new episode in every game; return ``(obs, info)``.
