@@ -23,6 +23,7 @@ from boardcore import agents
 from boardcore._engine import _search
 from boardcore.agents import (
     LEVELS,
+    ExpertAgent,
     FlatMonteCarloAgent,
     GreedyAgent,
     ISMCTSAgent,
@@ -30,7 +31,7 @@ from boardcore.agents import (
     RandomAgent,
     agent_from_string,
 )
-from boardcore.errors import ConfigurationError, IllegalActionError
+from boardcore.errors import ConfigurationError, IllegalActionError, InvalidStateError
 from tests.conftest import player_counts, random_walk, set_up
 from tests.test_cli_process import _wait_past_imports
 
@@ -39,6 +40,7 @@ AGENTS = [
     lambda seed: GreedyAgent(seed=seed),
     lambda seed: FlatMonteCarloAgent(4, seed=seed),
     lambda seed: ISMCTSAgent(iterations=150, seed=seed),
+    lambda seed: ExpertAgent(iterations=150, seed=seed),
 ]
 
 
@@ -104,8 +106,8 @@ def test_decisions_ignore_what_the_seat_cannot_see(name: str) -> None:
         for make_agent in AGENTS[1:]:
             assert make_agent(i).act(state) == make_agent(i).act(other), make_agent(0)
         assert ISMCTSAgent(200, seed=i).visits(state) == ISMCTSAgent(200, seed=i).visits(other)
-        assert (ISMCTSAgent(200, seed=i).estimates(state)
-                == ISMCTSAgent(200, seed=i).estimates(other))
+        for search in (ISMCTSAgent, ExpertAgent):
+            assert search(200, seed=i).estimates(state) == search(200, seed=i).estimates(other)
 
 
 @pytest.mark.parametrize("name", boardcore.GAMES)
@@ -252,6 +254,7 @@ def test_just4fun_decisions_after_a_reshuffle_ignore_the_hidden_cards() -> None:
         assert _search.determinize(a, 1, seed=i).to_dict()["setup"] == \
             _search.determinize(b, 1, seed=i).to_dict()["setup"]
     assert ISMCTSAgent(300, seed=2).visits(a) == ISMCTSAgent(300, seed=2).visits(b)
+    assert ExpertAgent(300, seed=2).visits(a) == ExpertAgent(300, seed=2).visits(b)
     for level in LevelAgent.LEVELS:
         assert LevelAgent(level, seed=3).policy(a) == LevelAgent(level, seed=3).policy(b)
 
@@ -375,10 +378,7 @@ def test_agents_pickle_and_copy_with_their_decisions() -> None:
 
 
 def test_a_tiny_time_limit_still_searches() -> None:
-    """However short the time limit, a search runs (at least 32 iterations).
-
-    Setting up the node pool does not count against the time limit.
-    """
+    """However short the time limit, a search runs (at least 32 iterations)."""
     state = boardcore.make("just4fun", players=2).new_state(seed=1)
     agent = ISMCTSAgent(time_limit=1e-9, seed=1)
     visits = agent.visits(state)
@@ -386,6 +386,114 @@ def test_a_tiny_time_limit_still_searches() -> None:
     policy = agent.policy(state)
     assert math.isclose(sum(policy.values()), 1.0)
     assert agent.act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("make", [ISMCTSAgent, ExpertAgent])
+def test_the_clock_starts_when_the_decision_is_asked_for(make: Any) -> None:
+    """A search's deadline is the time of the call plus its time limit, to the nanosecond.
+
+    Getting the node pool ready (clearing up to 32 MiB of chain heads, some milliseconds,
+    more on a first decision that also maps the pool) is spent inside the time limit: a
+    deadline set after it would lie that much past the limit.  Read from the search
+    itself, so the load of the machine cannot fail it.
+    """
+    state = boardcore.make("fool", players=4).new_state(seed=1)
+    agent = make(time_limit=0.01, seed=1)
+    for _ in range(2):      # the first decision maps the pool, the second reuses it
+        agent.act(state)
+        assert agent._searcher.last_clock == pytest.approx(0.01, abs=2e-9)
+    untimed = ISMCTSAgent(100, seed=1)
+    assert untimed._searcher.last_clock is None
+    untimed.act(state)
+    assert untimed._searcher.last_clock is None
+
+
+def test_expert_names_settings_and_copies() -> None:
+    expert = agent_from_string("expert:0.5s", seed=4)
+    assert isinstance(expert, ExpertAgent) and expert.time_limit == 0.5
+    assert agent_from_string("expert:300").iterations == 300
+    assert repr(ExpertAgent(seed=2)) == "ExpertAgent(iterations=1000, exploration=0.35, seed=2)"
+    for bad in ("expert:", "expert:0", "expert:1e3", "Expert", "expert:.5s"):
+        with pytest.raises(ConfigurationError):
+            agent_from_string(bad)
+    with pytest.raises(ConfigurationError, match="exploration must be in"):
+        ExpertAgent(exploration=-1)
+    copy = pickle.loads(pickle.dumps(expert))
+    assert repr(copy) == repr(expert) and copy._searcher.kind == "expert"
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_the_expert_plays_out_with_its_game_heuristic_where_there_is_one(name: str) -> None:
+    """The expert plays out with the game's heuristic player where the engine has one.
+
+    That is Just4Fun; elsewhere its search is IS-MCTS's with the UCB constant 0.35, the
+    very same decision for decision.
+    """
+    guided = name == "just4fun"
+    for i, state in enumerate(positions(name, 3)):
+        expert = ExpertAgent(300, seed=i).estimates(state)
+        plain = ISMCTSAgent(300, exploration=0.35, seed=i).estimates(state)
+        assert (expert != plain) == guided, i
+
+
+def test_just4fun_heuristic_takes_a_four_in_a_row_and_blocks_one() -> None:
+    """The expert's Just4Fun play-out player makes four in a row when it can (J13).
+
+    Else it takes a field where the other seat's hand would make it, if it can; the
+    other games have no heuristic player.
+    """
+    game = boardcore.make("just4fun", players=2)
+    wins = blocks = 0
+    for g in range(40):
+        state = game.new_state(seed=g)
+        rng = random.Random(g)
+        while not state.is_over():
+            legal = state.legal_actions()
+            action = _search.heuristic_action(state, rng.randrange(2**64))
+            assert action in legal
+            winning = [a for a in legal if _wins_now(state, a)]
+            if winning:
+                assert action in winning
+                wins += 1
+            threats = set() if winning else _threats(state)
+            if threats & {_field(state, a) for a in legal}:
+                assert _field(state, action) in threats
+                blocks += 1
+            state.apply(rng.choice(legal))
+    assert wins > 10 and blocks > 10, (wins, blocks)
+    for name in boardcore.GAMES[1:]:
+        state = boardcore.make(name, players=player_counts(name)[0]).new_state(seed=1)
+        assert _search.heuristic_action(state, 1) is None
+    with pytest.raises(TypeError):
+        _search.heuristic_action("state", 1)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError):
+        _search.heuristic_action(game.new_state(seed=1), -1)
+
+
+def _wins_now(state: Any, action: int) -> bool:
+    """Whether ``action`` makes four in a row.
+
+    The mover then wins at once, before drawing up (J13); any other end comes after it.
+    """
+    seat = state.current_player
+    after = state.copy()
+    after.apply(action)
+    outcome = after.outcome()
+    return (outcome is not None and outcome.winners == {seat}
+            and len(after.to_dict()["hands"][seat]) < 4)
+
+
+def _field(state: Any, action: int) -> int:
+    return sum(int(v) for v in state.action_to_str(action).split("+"))
+
+
+def _threats(state: Any) -> set[int]:
+    """The fields on which the other seat's hand would make four in a row if it moved."""
+    try:
+        turned = set_up(state.game, {**state.to_dict(), "current_player": 1 - state.current_player})
+    except InvalidStateError:       # it cannot take a turn (J11): no threat
+        return set()
+    return {_field(turned, a) for a in turned.legal_actions() if _wins_now(turned, a)}
 
 
 def test_a_search_runs_in_a_64_kib_thread_stack() -> None:

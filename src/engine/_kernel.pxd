@@ -76,6 +76,10 @@ ctypedef struct kernel_t:
     # Write seat ``seat``'s observation planes (``observation_size(config)`` floats).
     int (*observation_size)(const void *config) noexcept nogil
     void (*observe)(const void *state, int seat, float *out) noexcept nogil
+    # The search's play-out player: a legal action of the seat to act chosen by a cheap
+    # rule of the game a good player keeps (such as: take a win that is there), else at
+    # random from ``player``; -1 once over.  The expert agent plays out with it.
+    int (*heuristic)(const void *state, rng_t *player) noexcept nogil
 
 
 # A position a thread plays in (simulate's batches) sits on cache lines of its own: two

@@ -27,7 +27,8 @@ cdef enum:
     AGENT_GREEDY = 1            # the largest immediate gain in score, ties at random
     AGENT_FLAT = 2              # flat Monte Carlo: the best mean result of its play-outs
     AGENT_ISMCTS = 3            # information-set MCTS: the most visited root child
-    N_KINDS = 4
+    AGENT_EXPERT = 4            # IS-MCTS playing out with the game's heuristic player
+    N_KINDS = 5
 
 ctypedef struct agent_t:
     int kind                    # AGENT_*
@@ -52,6 +53,7 @@ ctypedef struct work_t:
     double *mean                # MAX_ACTIONS: the root children's mean results, by action
     bint watch                  # look for signals and interrupts (a Python caller's)
     int interrupted             # a look found one (INTERRUPTED_*): the decision is void
+    long long called            # the monotonic clock (ns) when the decision was asked for
     long long deadline          # the monotonic clock (ns) a search stops at; 0: none
     long long next_look         # when to look for signals next
     long long generation        # INTERRUPTS when the decision began
@@ -77,6 +79,7 @@ cdef class Searcher:
     cdef uint64_t made          # decisions made
     cdef readonly Work work
     cdef Py_ssize_t searched    # the last ISMCTS search's iterations
+    cdef long long clock        # its deadline - its call (ns), -1: no deadline
     cdef object _decide(self, object state, int mode)
 
 

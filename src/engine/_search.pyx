@@ -1,9 +1,11 @@
 # The agents, written once over the kernel table: every game at once.
 #
-# Four kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo and
-# information-set MCTS.  ``evaluate`` weighs every legal action as a kind does and
-# ``choose`` picks the action it plays; the Python agents (``Searcher``) and the
-# vectorised environments' opponents (``_vector.pyx``) both decide through them.
+# Five kinds (``agent_t``): the random player, the greedy one, flat Monte Carlo,
+# information-set MCTS and the expert (IS-MCTS playing out with the game's heuristic
+# player, the kernel's ``heuristic`` slot, where the game has one).  ``evaluate`` weighs
+# every legal action as a kind does and ``choose`` picks the action it plays; the Python
+# agents (``Searcher``) and the vectorised environments' opponents (``_vector.pyx``) both
+# decide through them.
 #
 # Every kind but the random player decides for the seat to act from that seat's
 # information only: each sample of the position is a determinization (the kernel's
@@ -14,8 +16,9 @@
 # Information-set MCTS (single observer; Cowling, Powley & Whitehouse 2012): each
 # iteration determinizes the root, descends the one tree over the actions legal in that
 # determinization -- UCB with availability counts, ``r/v + c*sqrt(ln(a)/v)`` -- expands one
-# untried action, plays out with the game's compiled random play-out and backs up every
-# seat's result (``results``) into the nodes whose move that seat made.  Nodes live in
+# untried action, plays out with the game's compiled random play-out (the expert: with
+# the heuristic player, where the game has one) and backs up every seat's result
+# (``results``) into the nodes whose move that seat made.  Nodes live in
 # one preallocated array (``node_t``, 32 bytes) that the caller keeps between moves.
 #
 # A decision runs without the GIL on private memory (a ``Work``).  A Python caller's
@@ -78,14 +81,15 @@ cdef enum:
 
 
 #: The agent kinds' names, by kind number (``AGENT_*``).
-KINDS = ("random", "greedy", "flat", "ismcts")
+KINDS = ("random", "greedy", "flat", "ismcts", "expert")
 #: Bytes per tree node; a search holds at most ``iterations + 1`` nodes.
 NODE_BYTES = sizeof(node_t)
 #: Nodes a search may grow to (32 MiB): a time limit alone, or more iterations.
 MAX_NODES = POOL_NODES
 #: The budgets' names and ranges, by kind: play-outs per action, iterations.
 BUDGETS = {AGENT_FLAT: ("rollouts", 1, 10_000_000),
-           AGENT_ISMCTS: ("iterations", 1, 100_000_000)}
+           AGENT_ISMCTS: ("iterations", 1, 100_000_000),
+           AGENT_EXPERT: ("iterations", 1, 100_000_000)}
 #: The longest time limit, in seconds, and the largest UCB constant.
 MAX_SECONDS = 86400
 MAX_EXPLORATION = 100
@@ -162,7 +166,7 @@ cdef class Work:
 
 cdef Py_ssize_t tree_nodes(const agent_t *agent) noexcept nogil:
     """The nodes a decision of ``agent`` may grow its tree to (0: it needs no tree)."""
-    if agent.kind != AGENT_ISMCTS:
+    if agent.kind != AGENT_ISMCTS and agent.kind != AGENT_EXPERT:
         return 0
     if agent.budget == 0 or agent.budget >= POOL_NODES:
         return POOL_NODES
@@ -220,6 +224,15 @@ cdef inline int32_t _child(const node_t *nodes, int32_t parent, uint16_t action,
     return i
 
 
+cdef void _heuristic_play_out(const kernel_t *k, void *s, rng_t *rng) noexcept nogil:
+    # The expert's play-out: the game's heuristic player (the kernel's ``heuristic``)
+    # for every seat, to the end.
+    cdef int a = k.heuristic(s, rng)
+    while a >= 0:
+        k.apply(s, a)
+        a = k.heuristic(s, rng)
+
+
 cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *agent,
                   rng_t *rng, work_t *w) noexcept nogil:
     """Search; count the root children's visits into ``w.visits`` (by action)."""
@@ -238,6 +251,13 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     cdef int32_t node, child, best, fresh
     cdef int n, i, u, depth, mover
     cdef double c = agent.exploration, score, best_score
+    cdef bint guided = agent.kind == AGENT_EXPERT and k.heuristic != NULL
+    # The clock starts when the decision was asked for (``w.called``; now if no caller
+    # set it): clearing the pool below, up to 32 MiB, is part of the time spent.  It is
+    # first read after 32 iterations.
+    if agent.time_limit > 0:
+        w.deadline = ((w.called if w.called else boardcore_now_ns())
+                      + <long long>(agent.time_limit * 1e9))
     for b in range(chains):
         nodes[b].bucket = -1
     nodes[0].parent = -1
@@ -247,9 +267,6 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
     nodes[0].reward = 0.0
     nodes[0].action = 0
     nodes[0].mover = -1
-    # The clock starts once the pool is ready; it is first read after 32 iterations.
-    if agent.time_limit > 0:
-        w.deadline = boardcore_now_ns() + <long long>(agent.time_limit * 1e9)
     while it < iterations:
         if (it & 31) == 0 and it > 0 and _stop(w):
             break
@@ -302,7 +319,10 @@ cdef void _ismcts(const kernel_t *k, const void *root, int seat, const agent_t *
             node = best
             path[depth] = node
             depth += 1
-        k.play_out(buf, rng, NULL)
+        if guided:
+            _heuristic_play_out(k, buf, rng)
+        else:
+            k.play_out(buf, rng, NULL)
         results(k, buf, r)
         for i in range(depth):
             node = path[i]
@@ -343,7 +363,7 @@ cdef double _evaluate(const kernel_t *k, const void *state, const agent_t *agent
     ``w.value[i]`` is what the agent weighs action ``w.legal[i]`` by: 1 each (random),
     the immediate gain in the game's own score on one determinization (greedy), the mean
     result of ``budget`` play-outs, each from a fresh determinization (flat), the root
-    child's visits (ISMCTS).  Return the largest.
+    child's visits (ISMCTS, expert).  Return the largest.
     """
     cdef int seat = k.current(state), i
     cdef Py_ssize_t played = 0
@@ -459,9 +479,10 @@ cdef class Searcher:
 
     Decision ``i`` draws from ``derive_seed(seed, STREAM_DECISION, i)``; every decision
     (``act`` or ``values``) counts one.  ``kind`` is one of ``KINDS``; ``budget`` the
-    play-outs per action (flat) or iterations (ISMCTS, ``None``: no limit), ``time_limit``
-    seconds per decision (ISMCTS, ``None``: none), ``exploration`` the UCB constant
-    (ISMCTS); the other kinds take ``None``, ``None`` and ``0``.
+    play-outs per action (flat) or iterations (ISMCTS and the expert, ``None``: no
+    limit), ``time_limit`` seconds per decision (the same two, ``None``: none),
+    ``exploration`` the UCB constant (the same two); the other kinds take ``None``,
+    ``None`` and ``0``.
     """
 
     def __cinit__(self, kind, budget, time_limit, exploration, seed, decisions=0):
@@ -472,14 +493,14 @@ cdef class Searcher:
         i = KINDS.index(kind)
         if i in BUDGETS:
             name, low, high = BUDGETS[i]
-            if budget is not None or i != AGENT_ISMCTS or time_limit is None:
+            if budget is not None or i < AGENT_ISMCTS or time_limit is None:
                 budget = check_int(budget, name)
                 if not low <= budget <= high:
                     raise ConfigurationError(f"{name} must be in {low}..{high}, not "
                                              f"{quote(budget)}")
         elif budget is not None:
             raise ConfigurationError(f"the {kind} agent takes no budget, not {quote(budget)}")
-        if time_limit is not None and i != AGENT_ISMCTS:
+        if time_limit is not None and i < AGENT_ISMCTS:
             raise ConfigurationError(f"the {kind} agent takes no time limit")
         self.agent.time_limit = (0.0 if time_limit is None
                                  else _number(time_limit, "time_limit", MAX_SECONDS, True))
@@ -492,6 +513,7 @@ cdef class Searcher:
         self.agent.budget = 0 if budget is None else budget
         self.seed = seed
         self.made = decisions
+        self.clock = -1
         self.work = Work()
 
     def __reduce__(self):
@@ -505,12 +527,12 @@ cdef class Searcher:
 
     @property
     def budget(self):
-        """Play-outs per action (flat), iterations (ISMCTS); ``None``: none."""
+        """Play-outs per action (flat), iterations (ISMCTS, expert); ``None``: none."""
         return self.agent.budget if self.agent.budget > 0 else None
 
     @property
     def time_limit(self):
-        """Seconds per decision (ISMCTS); ``None``: none."""
+        """Seconds per decision (ISMCTS, expert); ``None``: none."""
         return self.agent.time_limit if self.agent.time_limit > 0 else None
 
     @property
@@ -526,8 +548,14 @@ cdef class Searcher:
 
     @property
     def last_iterations(self):
-        """Iterations the last ISMCTS search ran."""
+        """Iterations the last search (ISMCTS, expert) ran."""
         return self.searched
+
+    @property
+    def last_clock(self):
+        """Seconds from the call of the last decision to its search's deadline (``None``:
+        it had none): the time limit itself, as the clock starts when the call begins."""
+        return self.clock / 1e9 if self.clock >= 0 else None
 
     @property
     def capacity(self):
@@ -543,7 +571,7 @@ cdef class Searcher:
         return self._decide(state, DECIDE_VALUES)
 
     def estimates(self, state):
-        """Search (ISMCTS) and return each legal action's root visits and mean result for
+        """Search (ISMCTS, expert) and return each legal action's root visits and mean result for
         the seat to act: ``{action: (visits, mean)}`` (mean 0 if unvisited)."""
         if tree_nodes(&self.agent) == 0:
             raise ConfigurationError(f"the {self.kind} agent grows no search tree to estimate "
@@ -558,6 +586,7 @@ cdef class Searcher:
         cdef rng_t rng
         cdef uint64_t index
         cdef int i, n = 0, action = -1
+        cdef long long called = boardcore_now_ns()
         if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
             raise TypeError(f"an agent acts on a boardcore state, not {quote(state)}")
         st = <EngineState>state
@@ -584,6 +613,8 @@ cdef class Searcher:
             w.generation = boardcore_interrupts
             w.next_look = boardcore_now_ns() + LOOK_NS
             w.iterations = 0
+            w.called = called
+            w.deadline = 0
             with nogil:
                 if mode != DECIDE_ACT:
                     n = k.legal(w.scratch, w.legal)
@@ -595,6 +626,7 @@ cdef class Searcher:
             if w.interrupted == INTERRUPTED_CALL:
                 raise KeyboardInterrupt("the search was interrupted")
             self.searched = w.iterations
+            self.clock = w.deadline - called if w.deadline else -1
             if mode == DECIDE_ESTIMATES:
                 return {w.legal[i]: (int(w.value[i]), w.mean[w.legal[i]]) for i in range(n)}
             if mode == DECIDE_VALUES:
@@ -631,6 +663,29 @@ def final_rewards(state):
         if st._k.current(st._s) < 0:
             results(st._k, st._s, r)
     return [r[p] for p in range(st._players)]
+
+
+def heuristic_action(state, seed):
+    """Return the move the game's heuristic player (the expert's play-outs) makes in
+    ``state`` drawing from ``seed``; ``None`` if the game has none or the game is over.
+
+    It reads the whole position, as a play-out does in a determinization.
+    """
+    cdef EngineState st
+    cdef rng_t rng
+    cdef int action
+    if not isinstance(state, EngineState) or (<EngineState>state)._players == 0:
+        raise TypeError(f"heuristic_action takes a boardcore state, not {quote(state)}")
+    seed = check_int(seed, "seed")
+    if not 0 <= seed < 2**64:
+        raise ConfigurationError(f"seed must be in 0..2**64-1, not {quote(seed)}")
+    st = <EngineState>state
+    if st._k.heuristic == NULL:
+        return None
+    rng_seed(&rng, seed)
+    with cython.critical_section(st):
+        action = st._k.heuristic(st._s, &rng)
+    return None if action < 0 else action
 
 
 def determinize(EngineState state, int seat, uint64_t seed):

@@ -737,6 +737,53 @@ cdef int _random_action(const void *state, rng_t *player) noexcept nogil:
     return _slot_action(slots[rng_bounded(player, <uint32_t>count)])
 
 
+cdef inline bint _would_hold(const j4f_t *s, int p, int c) noexcept nogil:
+    # Whether seat p holds cell c after one more stone there (J12: no other stack as tall).
+    cdef int q
+    for q in range(s.n_players):
+        if q != p and s.stones[q][c] > s.stones[p][c]:
+            return False
+    return True
+
+
+cdef inline bint _wins_on(const j4f_t *s, int p, int c) noexcept nogil:
+    # Whether one more stone of seat p on cell c gives it four in a row (J13).
+    return _would_hold(s, p, c) and _has_four(s.held[p] | ((<uint64_t>1) << c))
+
+
+cdef int _heuristic_action(const void *state, rng_t *player) noexcept nogil:
+    # The search's play-out player: a play that wins at once (J13), else one that takes
+    # the field on which another seat's hand would win at once, else the random player's.
+    cdef const j4f_t *s = <const j4f_t *>state
+    cdef uint32_t buf[MAX_LEGAL]
+    cdef const uint32_t *slots
+    cdef uint64_t threats = 0, fields
+    cdef int p, q, i, f, count
+    if s.end != RUNNING:
+        return -1
+    p = s.current
+    count = _legal_slots(s, p, buf, &slots)
+    if count == 0:
+        return EXCHANGE
+    for i in range(count):
+        if _wins_on(s, p, s.cell_of[slots[i] & 63]):
+            return _slot_action(slots[i])
+    for q in range(s.n_players):
+        if q == p or s.supply[q] == 0:
+            continue
+        fields = HAND_FIELDS[s.hand_id[q]] & ~s.closed[q] if s.hand_n[q] == HAND_SIZE else 0
+        while fields:
+            f = j4f_ctz64(fields)
+            fields &= fields - 1
+            if _wins_on(s, q, s.cell_of[f]):
+                threats |= (<uint64_t>1) << f
+    if threats:
+        for i in range(count):
+            if (threats >> (slots[i] & 63)) & 1:
+                return _slot_action(slots[i])
+    return _slot_action(slots[rng_bounded(player, <uint32_t>count)])
+
+
 cdef Py_ssize_t _play_out(void *state, rng_t *player, hist_t *history) noexcept nogil:
     # _kernel.pxd's play_out with the random player's choice kept as its slot word, so
     # that a play needs no search of the hand.
@@ -778,7 +825,8 @@ cdef kernel_t KERNEL = kernel_t(
     num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
-    determinize=_determinize, observation_size=_observation_size, observe=_observe)
+    determinize=_determinize, observation_size=_observation_size, observe=_observe,
+    heuristic=_heuristic_action)
 
 
 def config(players, start_player, returned_on_lock, layout):

@@ -554,7 +554,8 @@ cdef kernel_t KERNEL = kernel_t(
     num_players=_num_players, num_actions=_num_actions, current=_current, legal=_legal,
     is_legal=_is_legal, apply=_apply, random_action=_random_action, play_out=_play_out,
     scores=_scores, winners=_winners, stats=_stats, own_history=NULL,
-    determinize=_determinize, observation_size=_observation_size, observe=_observe)
+    determinize=_determinize, observation_size=_observation_size, observe=_observe,
+    heuristic=NULL)
 
 
 def config(players, start_player):

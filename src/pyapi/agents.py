@@ -1,4 +1,4 @@
-"""Agents that play any boardcore game: random, greedy, flat Monte Carlo, IS-MCTS, levels.
+"""Agents that play any boardcore game: random, greedy, flat Monte Carlo, IS-MCTS, expert.
 
 Each agent is a handle on one compiled agent (``boardcore._engine._search``): the same
 code decides for a ``VectorEnv``'s opponents.  Every agent decides for the seat to act in
@@ -39,6 +39,7 @@ __all__ = [
     "HINT_LEVEL",
     "LEVELS",
     "Agent",
+    "ExpertAgent",
     "FlatMonteCarloAgent",
     "GreedyAgent",
     "ISMCTSAgent",
@@ -272,11 +273,46 @@ class ISMCTSAgent(_Compiled):
 
     def __repr__(self) -> str:
         limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
-        return (f"ISMCTSAgent(iterations={self.iterations}{limit}, "
+        return (f"{type(self).__name__}(iterations={self.iterations}{limit}, "
                 f"exploration={self.exploration}, seed={self.seed})")
 
 
-CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent
+class ExpertAgent(ISMCTSAgent):
+    """IS-MCTS whose play-outs follow the game's heuristic player, in compiled code.
+
+    The tree search is ``ISMCTSAgent``'s with a smaller UCB constant (0.35); a play-out
+    plays every seat's moves by a cheap rule of the game where its engine has one (the
+    kernel's heuristic: in Just4Fun, a play that makes four in a row, else one that takes
+    the field where another seat's hand would make four, else a random play) and the
+    random player's moves elsewhere.  A screening result, not a proven expert: see
+    "Towards an expert" in docs/agents.md for what each lever gave.
+
+    Args:
+        iterations: search iterations per decision (default 1,000 without a time limit).
+        time_limit: seconds per decision.
+        exploration: the UCB constant.
+        seed: the agent's seed (``None`` draws one).
+
+    >>> import boardcore
+    >>> state = boardcore.make("just4fun", players=2).new_state(seed=2)
+    >>> ExpertAgent(iterations=300, seed=1).act(state) in state.legal_actions()
+    True
+    """
+
+    kind = "expert"
+    forms = ("expert", "expert:ITERATIONS", "expert:SECONDSs")
+
+    def __init__(
+        self,
+        iterations: SupportsIndex | None = None,
+        time_limit: float | None = None,
+        exploration: float = 0.35,
+        seed: SupportsIndex | None = None,
+    ) -> None:
+        super().__init__(iterations, time_limit, exploration, seed)
+
+
+CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent | ExpertAgent
 
 #: The agents of the difficulty levels 1..5 (``level:N``), per game: chosen from each
 #: game's ladder in docs/agents.md so that neighbouring levels are about 150-250 Elo
@@ -380,7 +416,8 @@ AnyAgent = CompiledAgent | LevelAgent
 #: The agent classes by the kind ``agent_from_string`` names them by.
 AGENTS: dict[str, type[AnyAgent]] = {
     cls.kind: cls
-    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, LevelAgent)
+    for cls in (RandomAgent, GreedyAgent, FlatMonteCarloAgent, ISMCTSAgent, ExpertAgent,
+                LevelAgent)
 }
 _FORMS = [form for cls in AGENTS.values() for form in cls.forms]
 #: Every name ``agent_from_string`` reads, for messages.
@@ -394,6 +431,7 @@ def agent_from_string(text: str, seed: SupportsIndex | None = None) -> AnyAgent:
     ``_`` or exponent): ``random``, ``greedy``, ``flat`` or ``flat:N`` (``N`` play-outs
     per action, 200 by default), ``ismcts`` or ``ismcts:N`` (``N`` iterations, 1,000 by
     default), ``ismcts:Ts`` (``T`` seconds per decision, such as ``ismcts:0.5s``),
+    ``expert``, ``expert:N``, ``expert:Ts`` (the same for ``ExpertAgent``),
     ``level:N`` (difficulty level ``N``, 1..5: ``LevelAgent``).  The defaults are the
     agent classes' own, and each class reads its own names.
 
