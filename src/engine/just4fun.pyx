@@ -368,9 +368,11 @@ cdef void _init(void *state, const void *config, uint64_t seed) noexcept nogil:
 
 cdef inline void _set_hand(j4f_t *s, int p, uint32_t h, int size) noexcept nogil:
     # The seat's next turn reads the new hand's row of the tables (HAND_SLOTS alone is
-    # 468 KB, in L2 at best): start loading it now, a turn ahead.
-    j4f_prefetch(HAND_SLOTS[h])
-    j4f_prefetch(&HAND_FIELDS[h])
+    # 468 KB, in L2 at best): start loading it now, a turn ahead.  Only a full hand has
+    # a row (ids below N_HANDS): the address of a partial hand's would lie outside them.
+    if h < N_HANDS:
+        j4f_prefetch(HAND_SLOTS[h])
+        j4f_prefetch(&HAND_FIELDS[h])
     s.hand_id[p] = <uint16_t>h
     memcpy(s.hand[p], &HAND_CARDS[h], HAND_SIZE)
     s.hand_n[p] = size
