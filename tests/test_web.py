@@ -269,18 +269,24 @@ def test_hints_and_the_bots_candidates(client: TestClient) -> None:
         assert hint["agent"] == "level:5"
         assert [(c["action"], c["move"], c["visits"], c["value"]) for c in hint["candidates"]] \
             == [(a, state.action_to_str(a), *found[a]) for a in best]
-    bots = make(client, "fool", ["ismcts:300", "flat:20", "greedy", "random"], seed=1)
+    # Made paused and started once watched, so that the spectator sees every bot move.
+    bots = make(client, "fool", ["ismcts:300", "flat:20", "greedy", "random"], seed=1,
+                paused=True)
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "watch", "match": bots["match"]})
+        wait_for(ws, lambda m: m["type"] == "state")
+        ws.send_json({"type": "pace", "paused": False})
         seen = {}
-        while len(seen) < 2:
+        while len(seen) < 4:
             message = wait_for(ws, lambda m: m["type"] == "state" and m["analysis"])
             analysis = message["analysis"]
             seen[analysis["agent"]] = analysis
             assert message["log"][analysis["version"]][1] == analysis["candidates"][0]["move"] \
                 if analysis["candidates"] else True
-    visits = seen.get("ismcts:300") or seen.get("flat:20")
-    assert visits is not None and visits["candidates"]
+    assert all(c["visits"] > 0 and 0 <= c["value"] <= 1
+               for c in seen["ismcts:300"]["candidates"][:1])
+    assert seen["flat:20"]["candidates"] and "value" in seen["flat:20"]["candidates"][0]
+    assert seen["greedy"]["candidates"] == seen["random"]["candidates"] == []
     # A person at the table never sees a bot's candidates (they tell its cards).
     made = make(client, "fool", ["human", "ismcts:300", "greedy", "random"], seed=1)
     state = client.get(f"/api/matches/{made['match']}").json()
