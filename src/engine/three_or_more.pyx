@@ -145,21 +145,50 @@ cdef inline int _reverse(int card) noexcept nogil:
     return ((card & 3) << 4) | (card & 12) | (card >> 4)
 
 
-cdef inline int _run(lines_t *out, int *count, int d, int y, int x, int n) noexcept nogil:
-    # A run of n squares from (y, x) in direction d: a line if n >= 3.  Return its
-    # squares' worth (doubled by the caller for diagonals); record it when ``out`` is
-    # given.  In play ``out`` is NULL and nothing is stored, so no store can force the
-    # compiler to reload the planes.
-    cdef int i, is_line = n >= 3
-    if out != NULL and is_line:
+# A line's worth, indexed by its length (0..NY): its points | 1 << 16 when it is a line
+# (3 squares or more), else 0.  Summed over a card's candidate runs, the low half is
+# the card's points and the high half how many lines it scored, with no test per run.
+# Row 0 straight, row 1 diagonal (2 points a square, T11).  Filled at import.
+cdef uint32_t WORTH[2][NY + 2]
+for _n in range(3, NY + 2):
+    WORTH[0][_n] = _n | 1 << 16
+    WORTH[1][_n] = 2 * _n | 1 << 16
+
+# Both diagonal lines through a square, from what lies one and two steps along each of
+# their four halves (10 bits: _square's ``around``): their worth, or FAR where a half
+# goes on past two squares of the colour (it must be walked).  Filled at import.
+cdef enum:
+    FAR = 1 << 30       # above any worth
+cdef uint32_t DIAG[1024]
+
+
+cdef void _fill_diag() noexcept:
+    cdef int i, up_left, up_right, down_left, down_right
+    for i in range(1024):
+        up_left, up_right = (i >> 1) & 1, (i >> 3) & 1
+        down_left, down_right = (i >> 6) & 1, (i >> 8) & 1
+        if up_left & i | up_right & (i >> 4) | down_left & (i >> 5) | down_right & (i >> 9):
+            DIAG[i] = FAR
+        else:
+            DIAG[i] = WORTH[1][1 + up_left + down_right] + WORTH[1][1 + up_right + down_left]
+
+
+_fill_diag()
+
+
+cdef inline uint32_t _line(lines_t *out, int d, int y, int x, int n) noexcept nogil:
+    # A run of n squares from (y, x) in direction d: its worth (WORTH); recorded in
+    # ``out`` when it is a line and ``out`` is given.  In play ``out`` is NULL and
+    # nothing is stored, so no store can force the compiler to reload the planes.
+    cdef int i
+    if out != NULL and n >= 3:
         i = out.n
         out.dir[i] = <uint8_t>d
         out.y[i] = <uint8_t>y
         out.x[i] = <uint8_t>x
         out.len[i] = <uint8_t>n
         out.n = i + 1
-    count[0] += is_line
-    return is_line * n
+    return WORTH[d >= 2][n]
 
 
 cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept nogil:
@@ -172,64 +201,123 @@ cdef inline int _reach(const uint16_t *p, int y, int x, int dy, int dx) noexcept
     return t - 1
 
 
-cdef inline int _square(const uint16_t *p, int y, int x, int vertical, lines_t *out,
-                        int *count) noexcept nogil:
-    # The points of the lines through square row y, bit x of plane ``p``, of a card just
-    # laid; ``vertical``: see _score.  Most squares around a new card hold nothing of its
-    # colours: the rows above, at and below give all eight neighbours in three loads, and
-    # a line is scanned or walked only past a set neighbour.
-    cdef int pts = 0, x0, up, down
-    cdef uint32_t w = p[y]
-    cdef uint32_t above = p[y - 1] >> (x - 1)    # bit 0: the left neighbour, bit 2: right
-    cdef uint32_t below = p[y + 1] >> (x - 1)
-    if (w >> (x - 1)) & 5:
-        # horizontal: the run of set bits around bit x, by two bit scans
-        x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
-        pts += _run(out, count, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
-    pts += _run(out, count, 1, y - (vertical >> 8), x, vertical & 255)
-    if (above | below) & 5:
-        up = _reach(p, y, x, -1, -1) if above & 1 else 0        # falling (\)
-        down = _reach(p, y, x, 1, 1) if below & 4 else 0
-        pts += 2 * _run(out, count, 2, y - up, x - up, 1 + up + down)
-        up = _reach(p, y, x, -1, 1) if above & 4 else 0         # rising (/), from its top-right end
-        down = _reach(p, y, x, 1, -1) if below & 1 else 0
-        pts += 2 * _run(out, count, 3, y - up, x + up, 1 + up + down)
-    return pts
+cdef inline uint64_t _window(uint64_t rows, int x) noexcept nogil:
+    # Columns x - 2 .. x + 2 of a plane row as bits 0..4 (column -1 reads as empty); of
+    # each 16-bit lane alike when ``rows`` holds several (_load4), whose bits 5..15 are
+    # then left over from the lane above and read by no one.
+    return (rows << 2) >> x
 
 
-cdef int _score(const tom_t *s, int y_top, int x, int shown, lines_t *out,
-                int *n_lines) noexcept nogil:
+cdef inline uint64_t _load4(const uint16_t *first) noexcept nogil:
+    # Four plane rows from ``first`` down as the 16-bit lanes of one word: one load.
+    cdef uint16_t r[4]
+    memcpy(r, first, sizeof(r))
+    return r[0] | <uint64_t>r[1] << 16 | <uint64_t>r[2] << 32 | <uint64_t>r[3] << 48
+
+
+cdef inline int _two(uint32_t near, uint32_t far) noexcept nogil:
+    # The first two steps of a run (near, far: 0 or 1): how many squares carry it on.
+    return near + (near & far)
+
+
+cdef uint32_t _diagonals(const uint16_t *p, int y, int x, uint32_t a2, uint64_t rows,
+                         lines_t *out) noexcept nogil:
+    # The worth of both diagonal lines through square row y, bit x of plane ``p``, where
+    # one of their four halves goes on past two squares, or to record them (a2, rows: see
+    # _square): the first two steps of each half from the windows, the rest walked.
+    cdef uint32_t a1 = <uint32_t>rows, b1 = <uint32_t>(rows >> 32), b2 = <uint32_t>(rows >> 48)
+    cdef uint32_t acc
+    cdef int up, down
+    up = _two((a1 >> 1) & 1, a2 & 1)            # falling (\)
+    if up == 2:
+        up += _reach(p, y - 2, x - 2, -1, -1)
+    down = _two((b1 >> 3) & 1, (b2 >> 4) & 1)
+    if down == 2:
+        down += _reach(p, y + 2, x + 2, 1, 1)
+    acc = _line(out, 2, y - up, x - up, 1 + up + down)
+    up = _two((a1 >> 3) & 1, (a2 >> 4) & 1)     # rising (/), from its top-right end
+    if up == 2:
+        up += _reach(p, y - 2, x + 2, -1, 1)
+    down = _two((b1 >> 1) & 1, b2 & 1)
+    if down == 2:
+        down += _reach(p, y + 2, x - 2, 1, -1)
+    return acc + _line(out, 3, y - up, x + up, 1 + up + down)
+
+
+cdef inline uint32_t _square(const uint16_t *p, int y, int x, uint32_t a2, uint64_t rows,
+                             uint32_t vertical, lines_t *out) noexcept nogil:
+    # The worth of the lines through square row y, bit x of plane ``p`` of a card just
+    # laid; ``vertical``: see _score.  ``a2``: the plane's row y - 2 as a _window (bit i
+    # is column x - 2 + i); ``rows``: its rows y - 1 .. y + 2 likewise in the lanes of
+    # one word, so bits 0..4 hold row y - 1, bits 32..36 row y + 1, bits 48..52 row y + 2.
+    #
+    # Without branches on what lies around, which is random: a branch on it would be
+    # mispredicted about as often as a neighbour matches (1 in 10 per direction).  The
+    # horizontal run is two bit scans; the diagonals are one look-up in DIAG, but where a
+    # half goes on past two squares (under 2 % of halves) or the lines are to be
+    # recorded: then _diagonals walks them.
+    cdef uint32_t w = p[y], acc, diag
+    cdef int x0 = tom_msb32(~w & ((<uint32_t>1 << x) - 1)) + 1
+    acc = _line(out, 0, y, x0, x - x0 + tom_ctz32(~(w >> x)))
+    acc += _line(out, 1, y - <int>(vertical >> 8), x, vertical & 255)
+    # around: bits 0, 1 (up-left two steps, one step), 3, 4 (up-right one, two), 5, 6
+    # (down-left two, one), 8, 9 (down-right one, two); see DIAG
+    diag = DIAG[(rows & 10) | (a2 & 17) | ((rows >> 27) & 320) | ((rows >> 43) & 544)]
+    if out != NULL or diag & FAR:
+        return acc + _diagonals(p, y, x, a2, rows, out)
+    return acc + diag
+
+
+cdef uint32_t _score(const tom_t *s, int y, int x, int shown,
+                     lines_t *out) noexcept nogil:
     # T10-T11: every maximal run of >= 3 same-coloured squares through one of the three
-    # squares just laid at plane rows y_top..y_top+2, bit x, each once, at its full
-    # length; diagonals x2.  The card's squares share one column, so horizontal and
-    # diagonal lines through different squares are different lines; a vertical line is
-    # counted at the topmost of the card's squares it contains.  Returns the points and
-    # sets n_lines; the lines themselves go to ``out`` unless it is NULL.
+    # squares just laid at plane rows y..y+2, bit x, each once, at its full length;
+    # diagonals x2.  The card's squares share one column, so horizontal and diagonal
+    # lines through different squares are different lines; a vertical line is counted
+    # at the topmost of the card's squares it contains.  Returns the points | the number
+    # of lines << 16 (WORTH); the lines themselves go to ``out`` unless it is NULL.
     #
     # Down the card, equal neighbours (e01, e12) make one run; only the top square's can
     # reach above the card (``up``), only the bottom one's below (``down``).  So each is
     # a sum, not a branch, given to _square as length | squares above << 8 (0 for a
     # square that continues the run above it); the squares are written out to fold.
-    cdef int k0 = shown >> 4, k1 = (shown >> 2) & 3, k2 = shown & 3, pts, count = 0
-    cdef int e01 = k0 == k1, e12 = k1 == k2
-    cdef int up = _reach(s.plane[k0], y_top, x, -1, 0)
-    cdef int down = _reach(s.plane[k2], y_top + 2, x, 1, 0)
+    #
+    # Each square reads its plane's rows two above to two below it.  The rows two past
+    # the card are outside the plane at the block's top (y = 1) and bottom (y + 4 = NY):
+    # there the padding row next to them, empty too, stands in (a step two away is only
+    # taken past a set square), chosen by arithmetic, not a branch (y is random).  The
+    # bottom square's four rows from two above it are one load inside the plane.
+    cdef const uint16_t *p0 = s.plane[shown >> 4]
+    cdef const uint16_t *p1 = s.plane[(shown >> 2) & 3]
+    cdef const uint16_t *p2 = s.plane[shown & 3]
+    cdef int e01 = p0 == p1, e12 = p1 == p2
+    cdef uint64_t r0 = _window(_load4(p0 + y - 1), x), r1 = _window(_load4(p1 + y), x)
+    cdef uint64_t low = _load4(p2 + y)
+    cdef uint64_t r2 = _window((low >> 16) | <uint64_t>p2[y + 4 - (y + 4 == NY)] << 48, x)
+    cdef uint32_t a0 = <uint32_t>_window(p0[y - 2 + (y == 1)], x), acc
+    cdef int up = _two((r0 >> 2) & 1, (a0 >> 2) & 1)
+    cdef int down = _two((r2 >> 34) & 1, (r2 >> 50) & 1)
+    if up == 2:
+        up += _reach(p0, y - 2, x, -1, 0)
+    if down == 2:
+        down += _reach(p2, y + 4, x, 1, 0)
     if out != NULL:
         out.n = 0
-    pts = _square(s.plane[k0], y_top, x,
-                  (up << 8) | (1 + up + e01 + (e01 & e12) * (1 + down)), out, &count)
-    pts += _square(s.plane[k1], y_top + 1, x, (1 - e01) * (1 + e12 * (1 + down)), out,
-                   &count)
-    pts += _square(s.plane[k2], y_top + 2, x, (1 - e12) * (1 + down), out, &count)
-    n_lines[0] = count
-    return pts
+    acc = _square(p0, y, x, a0, r0,
+                  (<uint32_t>up << 8) | (1 + up + e01 + (e01 & e12) * (1 + down)), out)
+    acc += _square(p1, y + 1, x, <uint32_t>_window(p1[y - 1], x), r1,
+                   (1 - e01) * (1 + e12 * (1 + down)), out)
+    acc += _square(p2, y + 2, x, <uint32_t>_window(low & 0xFFFF, x), r2,
+                   (1 - e12) * (1 + down), out)
+    return acc
 
 
-cdef inline void _put(tom_t *s, int y_top, int x, int shown) noexcept nogil:
-    cdef int i
+cdef inline void _put(tom_t *s, int y, int x, int shown) noexcept nogil:
+    # The card's three squares into their colours' planes at rows y..y+2, bit x.
     cdef uint16_t bit = <uint16_t>(1 << x)
-    for i in range(3):
-        s.plane[(shown >> (4 - 2 * i)) & 3][y_top + i] |= bit
+    s.plane[shown >> 4][y] |= bit
+    s.plane[(shown >> 2) & 3][y + 1] |= bit
+    s.plane[shown & 3][y + 2] |= bit
 
 
 cdef inline int _plane_y(const tom_t *s, int row) noexcept nogil:
@@ -367,7 +455,8 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
     # T8: lay one card from hand, score it, draw back up to 3 while the stock lasts.
     cdef tom_t *s = <tom_t *>state
     cdef int card = action & 63, rest = action >> 6, turned = 0, place, shown
-    cdef int seat = s.current, j, k, y, row, col, pts, n_lines, drawn, a, b
+    cdef int seat = s.current, j, k, y, row, col, pts, drawn, a, b
+    cdef uint32_t worth
     cdef uint8_t *hand = s.hand[seat]
     if s.turns == 2:
         turned = rest & 1
@@ -429,10 +518,11 @@ cdef inline void _apply(void *state, int action) noexcept nogil:
         s.open_next = <uint8_t>(col + s.open_dir)
     y = _plane_y(s, row)
     _put(s, y, _plane_x(s, col), shown)
-    pts = _score(s, y, _plane_x(s, col), shown, NULL, &n_lines)
+    worth = _score(s, y, _plane_x(s, col), shown, NULL)
+    pts = worth & 0xFFFF
     s.score[seat] += pts
     s.last_points = pts
-    s.lines += <uint16_t>n_lines
+    s.lines += <uint16_t>(worth >> 16)
     if pts > s.best:
         s.best = <int16_t>pts
     s.last_row = <uint8_t>row
@@ -479,19 +569,29 @@ cdef int _current(const void *state) noexcept nogil:
 cdef inline int _random_action(const void *state, rng_t *player) noexcept nogil:
     # legal[bounded(count)] without writing the list: every open place offers the same
     # forms, so the draw names a place and a form.
+    # Without rotation (turns 1) the forms are the distinct cards of the sorted hand, so
+    # form i is card i, or card i + 1 past an equal first pair: no list is written.
     cdef const tom_t *s = <const tom_t *>state
+    cdef const uint8_t *hand
     cdef uint8_t forms[2 * HAND]
-    cdef int first, places, m, i
+    cdef int first, places, m, i, n
     if s.current < 0:
         return -1
     places = _places(s, &first)
-    m = _forms(s, s.current, forms)
+    hand = s.hand[s.current]
+    n = s.hand_n[s.current]
+    if s.turns == 1:
+        m = (n > 0) + ((n > 1) & (hand[1] != hand[0])) + ((n > 2) & (hand[2] != hand[1]))
+    else:
+        m = _forms(s, s.current, forms)
     if m == 0:
         return -1       # no legal action (pick's answer too); only a set-up can get here
     i = rng_bounded(player, <uint32_t>(places * m))
     while i >= m:
         i -= m
         first += 1
+    if s.turns == 1:
+        return first * 64 + hand[i + ((i != 0) & (hand[1] == hand[0]))]
     return first * s.turns * 64 + forms[i]
 
 
@@ -648,7 +748,7 @@ cdef class ThreeOrMoreState(EngineState):
         # stands gives exactly the lines it scored.
         cdef const tom_t *s = <const tom_t *>position
         cdef lines_t found
-        cdef int i, k, n, y, x
+        cdef int i, k, y, x
         cdef char grid[3 * TABLE_ROWS * TABLE_COLS]     # square row by square row
         cdef const char *letters = b"RGBY"
         memset(grid, b".", sizeof(grid))
@@ -660,7 +760,7 @@ cdef class ThreeOrMoreState(EngineState):
         found.n = 0
         if s.last_player >= 0:
             _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col), s.last_shown,
-                   &found, &n)
+                   &found)
         return {
             "turns": s.turns,
             "laid": s.laid,
@@ -746,7 +846,7 @@ cdef class _ScoreBench:
 
     def run(self, int reps):
         """Score every prepared card ``reps`` times; return the sum of the points."""
-        cdef int _rep, i, n_lines
+        cdef int _rep, i
         cdef int64_t total = 0
         cdef const tom_t *s
         with nogil:
@@ -754,7 +854,7 @@ cdef class _ScoreBench:
                 for i in range(self.n):
                     s = &self.states[i]
                     total += _score(s, _plane_y(s, s.last_row), _plane_x(s, s.last_col),
-                                    s.last_shown, NULL, &n_lines)
+                                    s.last_shown, NULL) & 0xFFFF
         return total
 
     @property
