@@ -640,6 +640,9 @@ def test_levels_name_an_agent_of_the_ladder_per_game() -> None:
             assert agent.act(state) == same.act(state)
             assert agent.policy(state) == same.policy(state)
             assert repr(agent.agent_for(name)) == repr(same)
+        # Levels 1-4 are IS-MCTS searches; level 5 is the expert in every game.
+        kinds = [type(LevelAgent(n).agent_for(name)) for n in LevelAgent.LEVELS]
+        assert kinds == [ISMCTSAgent] * 4 + [ExpertAgent]
     with pytest.raises(ConfigurationError, match="no levels"):
         LevelAgent(1).agent_for("chess")
     for bad in (0, 6, -1, 10**40):

@@ -78,7 +78,7 @@ def test_levels_and_hints_through_the_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "seat 0 is level:1" in done.stdout and "seat 0 (level:1) plays" in done.stdout
     hint = next(line for line in done.stdout.splitlines() if line.startswith("hint"))
-    assert hint.startswith("hint (level 5): ") and hint.count(" value ") == 3
+    assert hint.startswith("hint (level 5, the expert): ") and hint.count(" value ") == 3
 
 
 def test_a_hint_is_level_5s_three_most_visited_moves() -> None:
@@ -87,7 +87,7 @@ def test_a_hint_is_level_5s_three_most_visited_moves() -> None:
     best = sorted(found, key=lambda a: (-found[a][0], a))[:3]
     text = hint(state, LevelAgent(5, seed=1))
     total = sum(v for v, _ in found.values())
-    assert text == "hint (level 5): " + ", ".join(
+    assert text == "hint (level 5, the expert): " + ", ".join(
         f"{state.action_to_str(a)} value {found[a][1]:.2f} ({found[a][0] / total:.0%} of visits)"
         for a in best)
     # The same decision seed, the same search: the hint depends on the seat's view only.

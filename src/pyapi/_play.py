@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from boardcore._engine._random import STREAM_PLAY_SEAT, derive_seed
-from boardcore.agents import HINT_LEVEL, LevelAgent, agent_from_string
+from boardcore.agents import HINT_LEVEL, ExpertAgent, LevelAgent, agent_from_string
 from boardcore.errors import BoardcoreError, ConfigurationError, IllegalActionError
 from boardcore.records import record
 
@@ -38,7 +38,8 @@ def hint(state: Any, adviser: LevelAgent, count: int = 3) -> str:
     found = adviser.estimates(state)
     total = sum(visits for visits, _ in found.values()) or 1
     best = sorted(found, key=lambda a: (-found[a][0], a))[:count]
-    return f"hint (level {adviser.level}): " + ", ".join(
+    expert = isinstance(adviser.agent_for(state.game.name), ExpertAgent)
+    return f"hint (level {adviser.level}{', the expert' if expert else ''}): " + ", ".join(
         f"{state.action_to_str(a)} value {found[a][1]:.2f} ({found[a][0] / total:.0%} of visits)"
         for a in best)
 
@@ -47,7 +48,8 @@ def play(game: AnyGame, *, seat: int, bots: Sequence[str], seed: int, stdin: Tex
          stdout: TextIO, save: str | None = None, hints: bool = False) -> int:
     """Play one game, ``seat`` read from ``stdin``; return how many moves the person made.
 
-    With ``hints``, each of the person's turns shows level 5's three best moves (``hint``).
+    With ``hints``, each of the person's turns shows the three best moves of the expert
+    (level 5; ``hint``).
 
     Raises:
         ConfigurationError: ``seat`` is not a seat of the game, or a bot name is unknown.

@@ -318,21 +318,21 @@ CompiledAgent = RandomAgent | GreedyAgent | FlatMonteCarloAgent | ISMCTSAgent | 
 #: game's ladder in docs/agents.md so that neighbouring levels are about 150-250 Elo
 #: apart where the game's scale allows (Rummikub Junior's luck packs its whole ladder
 #: into 480 Elo), level 1 a search so small that it blunders where a person sees it,
-#: level 5 the strongest agent of the ladder.
+#: level 5 the expert (``ExpertAgent``) at 10,000 iterations.
 LEVELS: dict[str, tuple[str, str, str, str, str]] = {
-    "just4fun": ("ismcts:30", "ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:10000"),
-    "three_or_more": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000", "ismcts:10000"),
-    "fool": ("ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:3000", "ismcts:10000"),
+    "just4fun": ("ismcts:30", "ismcts:100", "ismcts:300", "ismcts:1000", "expert:10000"),
+    "three_or_more": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000", "expert:10000"),
+    "fool": ("ismcts:100", "ismcts:300", "ismcts:1000", "ismcts:3000", "expert:10000"),
     "rummikub_junior": ("ismcts:10", "ismcts:30", "ismcts:100", "ismcts:1000",
-                        "ismcts:10000"),
+                        "expert:10000"),
 }
 #: The level whose search gives hints (``boardcore play --hint``, ``boardcore serve``'s
-#: page): the strongest.
+#: page): level 5, the expert.
 HINT_LEVEL = 5
 
 
 class LevelAgent:
-    """A difficulty level, 1 (a beginner can beat it) to 5 (the strongest agent).
+    """A difficulty level, 1 (a beginner can beat it) to 5 (the expert).
 
     In each game it plays as the agent ``LEVELS[game][level - 1]`` names, made on the
     first decision in that game with the level agent's seed, so a level decides exactly

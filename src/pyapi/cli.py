@@ -306,10 +306,10 @@ def _parser() -> _Parser:
                            "(default ismcts:1000)")
     bots.add_argument("--level", type=_argument(_level, "level"), default=None, metavar="N",
                       help="every other seat plays difficulty level N, 1 (easiest) to 5 "
-                           "(strongest): the same as --bots level:N (default: --bots)")
+                           "(the expert): the same as --bots level:N (default: --bots)")
     pla.add_argument("--hint", action="store_true",
-                     help="before each of your moves, print level 5's three best moves with "
-                          "their estimated values (default: no hints)")
+                     help="before each of your moves, print the three best moves of the expert "
+                          "(level 5) with their estimated values (default: no hints)")
     pla.add_argument("--seed", type=_argument(_seed, "seed"), default=None, metavar="S",
                      help="the game's seed, 0..2**64-1 (default: drawn at random)")
     pla.add_argument(
