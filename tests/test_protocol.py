@@ -110,6 +110,49 @@ def test_apply_accepts_exactly_the_legal_actions(name: str) -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
+class _Reenters:
+    """An item whose release asks the state for its legal actions again."""
+
+    def __init__(self, state: Any, seen: list[list[int]]) -> None:
+        self.state, self.seen = state, seen
+
+    def __del__(self) -> None:
+        self.seen.append(self.state.legal_actions())
+
+
+@pytest.mark.parametrize("name", boardcore.GAMES)
+def test_legal_actions_is_a_list_of_the_callers_own(name: str) -> None:
+    # A state refills the list it handed out last once nobody else holds it (_state.pyx,
+    # boardcore_legal_list): a list a caller keeps never changes afterwards, whatever a
+    # caller did to a list it let go never shows, and a copy never shares the list.
+    rng = random.Random(5)
+    state = boardcore.make(name, players=player_counts(name)[0]).new_state(seed=5)
+    kept: list[tuple[list[int], list[int]]] = []
+    seen: list[list[int]] = []
+    step = 0
+    while not state.is_over():
+        expected = [int(a) for a in np.flatnonzero(state.legal_actions_mask())]
+        assert state.legal_actions() == expected
+        dropped = state.legal_actions()
+        if step % 3 == 0:
+            dropped.extend([-1, "junk", None] * (step % 7))
+        elif step % 3 == 1:
+            dropped.clear()
+        else:
+            dropped.append(_Reenters(state, seen))
+        del dropped
+        assert state.legal_actions() == expected
+        assert state.copy().legal_actions() == expected
+        if step % 5 == 0:
+            legal = state.legal_actions()
+            kept.append((legal, list(legal)))
+        state.apply(rng.choice(state.legal_actions()))
+        step += 1
+    assert state.legal_actions() == []
+    assert all(legal == copied for legal, copied in kept)
+    assert seen and all(isinstance(legal, list) for legal in seen)
+
+
 def check_round_trips(state: Any) -> None:
     game = state.game
     d = state.to_dict()

@@ -7,6 +7,31 @@ from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
+cdef extern from *:
+    """
+    /* The value of ``o`` if it is an exact int, non-negative and of one digit (below
+       2**30: every action), read in place with no call; else -1 (also where the layout
+       of an int is not known: before 3.11, PyPy), and the caller converts it. */
+    static inline Py_ssize_t boardcore_small_int(PyObject *o) {
+        if (!PyLong_CheckExact(o)) return -1;
+    #if defined(PYPY_VERSION) || defined(Py_LIMITED_API)
+        (void)o;
+        return -1;
+    #elif PY_VERSION_HEX >= 0x030C0000
+        PyLongObject *v = (PyLongObject *)o;
+        return PyUnstable_Long_IsCompact(v) && PyUnstable_Long_CompactValue(v) >= 0
+            ? PyUnstable_Long_CompactValue(v) : -1;
+    #elif PY_VERSION_HEX >= 0x030B0000
+        Py_ssize_t size = Py_SIZE(o);
+        return size == 0 ? 0 : size == 1 ? (Py_ssize_t)((PyLongObject *)o)->ob_digit[0] : -1;
+    #else
+        (void)o;
+        return -1;
+    #endif
+    }
+    """
+    Py_ssize_t boardcore_small_int(object o) noexcept
+
 
 cdef inline Py_ssize_t action_index(object action, Py_ssize_t num_actions) except -1:
     """Return ``action`` as an index in ``range(num_actions)``.

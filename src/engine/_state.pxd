@@ -2,6 +2,7 @@
 # modules that subclass ``EngineState``.  setup.py copies this file to
 # build/pxd/boardcore/_engine/ so that ``from boardcore._engine._state cimport ...`` finds it.
 cimport cython
+from cpython.ref cimport PyObject
 
 from _history cimport hist_t
 from _kernel cimport kernel_t
@@ -31,6 +32,9 @@ cdef class EngineState:
     cdef readonly object seed
     cdef object _setup                # None, or the set-up position play started from
     cdef bytes _root                  # the position struct play started from (undo)
+    # The list legal_actions() handed out last, refilled once only the state holds it
+    # (NULL, or a reference of the state's own: raw, so copy() does not share it).
+    cdef PyObject *_kept
 
     cdef int _check(self) except -1
     cdef Py_ssize_t _moves(self) noexcept

@@ -20,8 +20,10 @@
 # keeps each hand both as its ascending values and as its id, and every change of a hand
 # is a table step on the id: HAND_ADD (one card drawn), and, per full hand, HAND_SLOTS:
 # its distinct plays ascending, each one 32-bit word holding the field it names, the
-# action and the id of the cards left.  So the legal plays are one pass over at most 15
-# words (keep those whose field is open, J7/J8) and a play needs no search of the hand.
+# action and the id of the cards left, and in the row's last word (a hand has at most
+# 15 plays) how many there are.  So the legal plays are one pass over at most 15 words
+# (keep those whose field is open, J7/J8) and a play needs no search of the hand; a row
+# is one 64-byte cache line (the table is aligned to one).
 #
 # Chance, all from the state's own generator, in this order: the "random" layout (a
 # shuffle of 1..36, row-major), then the 55-card deck (ascending) is shuffled; the draw
@@ -196,8 +198,16 @@ cdef uint64_t CARD_COUNT[20]         # value v's 1 in a card count (see above); 
 # The hand tables (see above).  A slot word: field (6 bits) | action << 6 | rest << 18.
 cdef uint32_t HAND_CARDS[N_HANDS + N_PARTIAL]   # a hand's values, one per byte, ascending
 cdef uint16_t HAND_ADD[N_PARTIAL][20]           # [id - N_HANDS][v]: that hand plus a v
-cdef uint32_t HAND_SLOTS[N_HANDS][16]
-cdef uint8_t HAND_COUNT[N_HANDS]                # plays of each full hand
+cdef extern from *:
+    """
+    /* HAND_SLOTS on cache lines of its own: a row of 16 words is one line. */
+    #if defined(_MSC_VER)
+    __declspec(align(64)) static uint32_t j4f_hand_slots[7315][16];
+    #else
+    static uint32_t j4f_hand_slots[7315][16] __attribute__((aligned(64)));
+    #endif
+    """
+    uint32_t HAND_SLOTS "j4f_hand_slots"[N_HANDS][16]   # [h][MAX_PLAYS]: plays of h
 cdef uint64_t HAND_FIELDS[N_HANDS]              # the fields (bit f) they name
 
 
@@ -253,6 +263,7 @@ def _build_hands():
     full = list(combinations_with_replacement(range(1, 20), 4))
     partial = [h for size in range(4) for h in combinations_with_replacement(range(1, 20), size)]
     assert len(full) == N_HANDS and len(partial) == N_PARTIAL and partial[0] == ()
+    assert sizeof(HAND_SLOTS) == N_HANDS * 16 * sizeof(uint32_t)    # the C declaration
     ids = {h: i for i, h in enumerate(full + partial)}
     for h, i in ids.items():
         HAND_CARDS[i] = sum([v << (8 * k) for k, v in enumerate(h)])
@@ -260,7 +271,7 @@ def _build_hands():
         for v in range(1, 20):
             HAND_ADD[ids[h] - N_HANDS][v] = ids[tuple(sorted(h + (v,)))]
     for h in full:
-        HAND_COUNT[ids[h]] = _slots_of(ids[h], h, ids)
+        HAND_SLOTS[ids[h]][MAX_PLAYS] = _slots_of(ids[h], h, ids)
 
 
 cdef int _slots_of(int h, tuple cards, dict ids) except -1:
@@ -433,8 +444,8 @@ cdef inline int _legal_slots(const j4f_t *s, int p, uint32_t *buf,
     cdef Py_ssize_t i, count = 0
     out[0] = slots
     if HAND_FIELDS[h] & s.closed[p] == 0:
-        return HAND_COUNT[h]
-    for i in range(HAND_COUNT[h]):
+        return slots[MAX_PLAYS]
+    for i in range(slots[MAX_PLAYS]):
         buf[count] = slots[i]
         count += _is_open(s.closed[p], slots[i])
     out[0] = buf
@@ -448,16 +459,18 @@ cdef int _legal(const void *state, uint16_t *out) noexcept nogil:
     """
     cdef const j4f_t *s = <const j4f_t *>state
     cdef uint32_t h
+    cdef const uint32_t *slots
     cdef Py_ssize_t i, count = 0
     if s.end != RUNNING:
         return 0
     h = s.hand_id[s.current]
+    slots = HAND_SLOTS[h]
     if HAND_FIELDS[h] & s.closed[s.current] == 0:     # mostly: the whole row (J7/J8)
-        j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], out)
-        return HAND_COUNT[h]
-    for i in range(HAND_COUNT[h]):      # else _legal_slots' pass, writing actions
-        out[count] = _slot_action(HAND_SLOTS[h][i])
-        count += _is_open(s.closed[s.current], HAND_SLOTS[h][i])
+        j4f_actions16(slots, slots[MAX_PLAYS], out)
+        return slots[MAX_PLAYS]
+    for i in range(slots[MAX_PLAYS]):   # else _legal_slots' pass, writing actions
+        out[count] = _slot_action(slots[i])
+        count += _is_open(s.closed[s.current], slots[i])
     if count == 0:
         out[0] = EXCHANGE    # J10
         count = 1
@@ -619,7 +632,7 @@ cdef void _apply(void *state, int a) noexcept nogil:
         _exchange(s, p)
     else:
         h = s.hand_id[p]
-        j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], actions)
+        j4f_actions16(HAND_SLOTS[h], HAND_SLOTS[h][MAX_PLAYS], actions)
         if _play(s, p, HAND_SLOTS[h][j4f_find16(actions, <uint16_t>a)]):
             return
     _pass_turn(s, p)
@@ -720,7 +733,7 @@ cdef bint _is_legal(const void *state, int a) noexcept nogil:
         return HAND_FIELDS[h] & open_fields == 0        # J10
     if not (HAND_FIELDS[h] & open_fields) >> ACTION_SUM[a] & 1:
         return False
-    j4f_actions16(HAND_SLOTS[h], HAND_COUNT[h], actions)    # the hand's plays, all at once
+    j4f_actions16(HAND_SLOTS[h], HAND_SLOTS[h][MAX_PLAYS], actions)   # all its plays at once
     return j4f_holds16(actions, <uint16_t>a)
 
 
