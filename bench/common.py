@@ -90,6 +90,7 @@ class Target:
 
 
 PYTHON_VS_OPENSPIEL = "Python-driven actions/s vs OpenSpiel"
+THREE_CALLS = "Python-driven loop: our three calls above that floor"
 PYTHON_VS_UNO = "Python-driven actions/s vs RLCard uno"
 COPY_VS_CLONE = "copy() / OpenSpiel clone()"
 SIMULATE_VS_EVALUATE_BOTS = "simulate() 1 worker vs evaluate_bots"
@@ -99,7 +100,10 @@ MEMORY_SIMULATE = "simulate() peak RSS growth, 100k -> 1M games, beyond its resu
 MEMORY_PYTHON = "Python-driven peak RSS growth, 10k -> 100k games"
 
 STANDARD_TARGETS = (
-    Target(PYTHON_VS_OPENSPIEL, ">= 3", "x", "test_peer_openspiel_loop", "pyspiel"),
+    # The loop's target is what our calls add to a loop of calls that do nothing; the
+    # ratio to OpenSpiel is printed beside it (that loop alone reaches only 3.6-4.5x
+    # OpenSpiel, so ">= 3x" measured the loop more than boardcore).
+    Target(THREE_CALLS, "<= 80", "ns/action", "test_peer_openspiel_loop", "pyspiel"),
     Target(PYTHON_VS_UNO, ">= 50", "x", "test_peer_rlcard_uno", "rlcard"),
     Target(COPY_VS_CLONE, "<= 0.25", "x", "test_peer_copy_vs_clone", "pyspiel"),
     Target(SIMULATE_VS_EVALUATE_BOTS, ">= 10", "x", "test_peer_simulate_vs_evaluate_bots",
@@ -718,11 +722,10 @@ class GameBenchmarks:
             game, floor = s[self.case.game], s[f"{self.case.game} also"]
             figures.record_peer("OpenSpiel Python-driven playout", 1 / s["openspiel"],
                                 "actions/s")
-            figures.record_ratio(PYTHON_VS_OPENSPIEL, s["openspiel"] / game, ">= 3")
+            figures.record_ratio(PYTHON_VS_OPENSPIEL, s["openspiel"] / game, None)
             figures.record_ratio("Python-driven loop, calls that do nothing, vs OpenSpiel",
                                  s["openspiel"] / floor, None)
-            figures.record("Python-driven loop: our three calls above that floor",
-                           (game - floor) * 1e9, "ns/action")
+            figures.record(THREE_CALLS, (game - floor) * 1e9, "ns/action", "<= 80")
 
     @_shared_run
     @pytest.mark.benchmark(group="peer")
